@@ -1,0 +1,85 @@
+package dev.lake.core;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The configured table resolvers by catalog name. Authorizes before resolving: a table the
+ * principal may not read gets exactly the error of a table that does not exist.
+ */
+public final class Catalogs {
+  private final Map<String, TableResolver> resolvers;
+
+  public Catalogs(List<TableResolver> resolvers) {
+    Map<String, TableResolver> map = new LinkedHashMap<>();
+    for (TableResolver r : requireNonNull(resolvers, "resolvers is null")) {
+      if (map.put(r.catalog(), r) != null) {
+        throw new IllegalArgumentException("two resolvers for catalog " + r.catalog());
+      }
+    }
+    this.resolvers = Map.copyOf(map);
+  }
+
+  /** Authorizes and resolves every table of {@code query} to its current exact snapshot. */
+  public SnapshotSet resolveAll(Principal principal, AdmittedQuery query) {
+    requireNonNull(principal, "principal is null");
+    for (TableRef ref : query.tables()) {
+      authorize(principal, ref);
+    }
+    Map<TableRef, Snapshot> snapshots = new LinkedHashMap<>();
+    for (TableRef ref : query.tables()) {
+      snapshots.put(ref, resolver(ref).resolve(ref));
+    }
+    return new SnapshotSet(snapshots);
+  }
+
+  /**
+   * Re-checks, at execution time, that the principal still may read every sealed table and that
+   * every snapshot still denotes the same table; never re-resolves to a newer snapshot.
+   */
+  public void verifyAll(Principal principal, SnapshotSet sealed) {
+    sealed
+        .snapshots()
+        .forEach(
+            (ref, snapshot) -> {
+              authorize(principal, ref);
+              resolver(ref).verify(ref, snapshot);
+            });
+  }
+
+  /** Tables the principal may see, across all catalogs, for metadata listings. */
+  public List<TableRef> visibleTables(Principal principal) {
+    List<TableRef> out = new ArrayList<>();
+    for (TableResolver r : resolvers.values()) {
+      for (TableRef ref : r.listTables()) {
+        if (principal.mayRead(ref)) {
+          out.add(ref);
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  public List<String> catalogNames() {
+    return List.copyOf(resolvers.keySet());
+  }
+
+  private static void authorize(Principal principal, TableRef ref) {
+    if (!principal.mayRead(ref)) {
+      throw LakeException.tableNotFound(ref);
+    }
+  }
+
+  private TableResolver resolver(TableRef ref) {
+    TableResolver r = resolvers.get(ref.catalog());
+    if (r == null) {
+      throw LakeException.tableNotFound(ref);
+    }
+    return r;
+  }
+}

@@ -1,0 +1,38 @@
+package dev.lake.core;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Resolves table references of one catalog ({@code lake} or {@code iceberg}) to exact snapshots.
+ * Implementations cache current resolutions with a bound; point checks of sealed snapshots never
+ * fall forward to a newer one.
+ */
+public interface TableResolver {
+  /** The catalog name this resolver serves, e.g. {@code lake}. */
+  String catalog();
+
+  /** The current snapshot of {@code ref}, or {@link LakeException#tableNotFound} if missing. */
+  Snapshot resolve(TableRef ref);
+
+  /** The tables this resolver may list in metadata, without enumerating external catalogs. */
+  List<TableRef> listTables();
+
+  /**
+   * Confirms that a sealed snapshot still denotes the same table (same incarnation / table UUID),
+   * throwing {@link ErrorCode#SNAPSHOT_GONE} if it does not. Called on DoGet and by workers.
+   */
+  void verify(TableRef ref, Snapshot sealed);
+
+  /** The current snapshot, or empty when the table is missing. */
+  default Optional<Snapshot> find(TableRef ref) {
+    try {
+      return Optional.of(resolve(ref));
+    } catch (LakeException e) {
+      if (e.code() == ErrorCode.TABLE_NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+}

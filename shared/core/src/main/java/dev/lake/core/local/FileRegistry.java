@@ -1,0 +1,136 @@
+package dev.lake.core.local;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.Json;
+import dev.lake.core.LakeException;
+import dev.lake.core.Registry;
+import dev.lake.core.TableRef;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The embedded registry: one JSON file, rewritten atomically under an exclusive file lock so that a
+ * CLI {@code table register} and a running server can share it. Reads go to the file each time; the
+ * request path puts a bounded cache in front (see the Lance resolver).
+ */
+public final class FileRegistry implements Registry {
+  private final Path file;
+  private final Path lockFile;
+
+  public FileRegistry(Path file) {
+    this.file = requireNonNull(file, "file is null").toAbsolutePath();
+    this.lockFile = this.file.resolveSibling(this.file.getFileName() + ".lock");
+    try {
+      Files.createDirectories(this.file.getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create registry directory", e);
+    }
+  }
+
+  @Override
+  public Entry register(TableRef ref, String location) {
+    requireNonNull(location, "location is null");
+    return locked(
+        () -> {
+          List<Entry> entries = new ArrayList<>(read());
+          if (entries.stream().anyMatch(e -> e.ref().equals(ref))) {
+            throw new LakeException(
+                ErrorCode.INVALID_ARGUMENT, "Table " + ref + " is already registered");
+          }
+          Entry entry =
+              new Entry(ref, location, UUID.randomUUID().toString(), System.currentTimeMillis());
+          entries.add(entry);
+          write(entries);
+          return entry;
+        });
+  }
+
+  @Override
+  public boolean unregister(TableRef ref) {
+    return locked(
+        () -> {
+          List<Entry> entries = new ArrayList<>(read());
+          boolean removed = entries.removeIf(e -> e.ref().equals(ref));
+          if (removed) {
+            write(entries);
+          }
+          return removed;
+        });
+  }
+
+  @Override
+  public Optional<Entry> find(TableRef ref) {
+    return read().stream().filter(e -> e.ref().equals(ref)).findFirst();
+  }
+
+  @Override
+  public List<Entry> list() {
+    return read();
+  }
+
+  private List<Entry> read() {
+    if (!Files.exists(file)) {
+      return List.of();
+    }
+    try {
+      JsonNode root = Json.mapper().readTree(file.toFile());
+      List<Entry> entries = new ArrayList<>();
+      for (JsonNode n : root.path("tables")) {
+        entries.add(
+            new Entry(
+                TableRef.parse(n.path("name").asText()),
+                n.path("location").asText(),
+                n.path("incarnation").asText(),
+                n.path("registeredAt").asLong()));
+      }
+      return List.copyOf(entries);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read registry " + file, e);
+    }
+  }
+
+  private void write(List<Entry> entries) throws IOException {
+    ObjectNode root = Json.mapper().createObjectNode();
+    ArrayNode tables = root.putArray("tables");
+    for (Entry e : entries) {
+      tables
+          .addObject()
+          .put("name", e.ref().toString())
+          .put("location", e.location())
+          .put("incarnation", e.incarnation())
+          .put("registeredAt", e.registeredAtMillis());
+    }
+    Path tmp = Files.createTempFile(file.getParent(), ".registry", ".tmp");
+    Json.mapper().writeValue(tmp.toFile(), root);
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private interface IoSupplier<T> {
+    T get() throws IOException;
+  }
+
+  private <T> T locked(IoSupplier<T> action) {
+    try (FileChannel channel =
+            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock ignored = channel.lock()) {
+      return action.get();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot update registry " + file, e);
+    }
+  }
+}
