@@ -1,0 +1,96 @@
+package dev.lake.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class CatalogsTest {
+  /** A hand-written fake of our own port: two tables, records every resolve call. */
+  static final class FakeResolver implements TableResolver {
+    final Map<TableRef, Snapshot> tables;
+    final List<TableRef> resolved = new ArrayList<>();
+
+    FakeResolver(Map<TableRef, Snapshot> tables) {
+      this.tables = tables;
+    }
+
+    @Override
+    public String catalog() {
+      return "lake";
+    }
+
+    @Override
+    public Snapshot resolve(TableRef ref) {
+      resolved.add(ref);
+      Snapshot s = tables.get(ref);
+      if (s == null) {
+        throw LakeException.tableNotFound(ref);
+      }
+      return s;
+    }
+
+    @Override
+    public List<TableRef> listTables() {
+      return List.copyOf(tables.keySet());
+    }
+
+    @Override
+    public void verify(TableRef ref, Snapshot sealed) {
+      if (!sealed.equals(tables.get(ref))) {
+        throw new LakeException(ErrorCode.SNAPSHOT_GONE, "gone");
+      }
+    }
+  }
+
+  private static final TableRef NATION = TableRef.parse("lake.tpch.nation");
+  private static final TableRef SECRET = TableRef.parse("lake.hr.salaries");
+  private final FakeResolver lake =
+      new FakeResolver(
+          Map.of(
+              NATION, new LanceSnapshot("/n", "i1", 1), SECRET, new LanceSnapshot("/s", "i2", 1)));
+  private final Catalogs catalogs = new Catalogs(List.of(lake));
+  private final Principal alice = new Principal("acme", "alice", Set.of("lake.tpch"));
+
+  @Test
+  void resolveAll_deniedTable_isIndistinguishableFromMissing_andNothingIsResolved() {
+    // GIVEN a query over a granted table and a denied one
+    AdmittedQuery denied =
+        AdmittedQuery.of("q", AdmittedQuery.Kind.SELECT, List.of(NATION, SECRET));
+    AdmittedQuery missing =
+        AdmittedQuery.of("q", AdmittedQuery.Kind.SELECT, List.of(TableRef.parse("lake.tpch.nope")));
+    // WHEN / THEN both fail with the same code and message shape, before any resolution
+    assertThatThrownBy(() -> catalogs.resolveAll(alice, denied))
+        .isInstanceOf(LakeException.class)
+        .hasMessage("Table lake.hr.salaries does not exist");
+    assertThat(lake.resolved).isEmpty();
+    assertThatThrownBy(() -> catalogs.resolveAll(alice, missing))
+        .hasMessage("Table lake.tpch.nope does not exist");
+  }
+
+  @Test
+  void resolveAll_unknownCatalog_isTableNotFound() {
+    AdmittedQuery q =
+        AdmittedQuery.of(
+            "q", AdmittedQuery.Kind.SELECT, List.of(TableRef.parse("iceberg.tpch.nation")));
+    Principal p = new Principal("acme", "alice", Set.of("iceberg.tpch"));
+    assertThatThrownBy(() -> catalogs.resolveAll(p, q))
+        .hasMessage("Table iceberg.tpch.nation does not exist");
+  }
+
+  @Test
+  void visibleTables_listsOnlyGrantedTables() {
+    assertThat(catalogs.visibleTables(alice)).containsExactly(NATION);
+  }
+
+  @Test
+  void verifyAll_rechecksGrants_atExecution() {
+    SnapshotSet sealed = new SnapshotSet(Map.of(SECRET, new LanceSnapshot("/s", "i2", 1)));
+    assertThatThrownBy(() -> catalogs.verifyAll(alice, sealed))
+        .hasMessage("Table lake.hr.salaries does not exist");
+  }
+}
