@@ -1,0 +1,207 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.ticket.TicketConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Settings of the Flight SQL listener and its admission limits, validated at construction.
+ *
+ * @param host address to bind; anything but loopback needs TLS or {@code trustedTlsProxy}
+ * @param port TCP port, 0 picks a free one (default 31337)
+ * @param tlsCertificate PEM certificate chain; present together with {@code tlsPrivateKey}
+ * @param tlsPrivateKey PEM PKCS#8 private key
+ * @param trustedTlsProxy the deployment declares a TLS-terminating proxy in front of a plaintext
+ *     non-loopback listener
+ * @param tickets audience, statement-ticket lifetime and clock skew
+ * @param preparedTtl lifetime of a prepared-statement handle (default 12 h, 1 min - 7 d)
+ * @param maxConcurrentQueries global cap of planning + streaming calls (default 8, 1 - 1024)
+ * @param maxConcurrentQueriesPerTenant per-tenant cap, taken before the global one (default 4, 1 -
+ *     maxConcurrentQueries)
+ * @param queueWait longest wait for a slot before OVERLOADED (default 30 s, 0 - 10 min)
+ * @param maxSqlBytes longest accepted SQL text in UTF-8 bytes (default 256 KiB, 1 KiB - 1 MiB)
+ * @param maxInboundMessageBytes gRPC inbound message cap (default 16 MiB, 1 MiB - 256 MiB)
+ */
+public record FrontDoorConfig(
+    String host,
+    int port,
+    Optional<Path> tlsCertificate,
+    Optional<Path> tlsPrivateKey,
+    boolean trustedTlsProxy,
+    TicketConfig tickets,
+    Duration preparedTtl,
+    int maxConcurrentQueries,
+    int maxConcurrentQueriesPerTenant,
+    Duration queueWait,
+    int maxSqlBytes,
+    int maxInboundMessageBytes) {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 31337;
+  public static final Duration DEFAULT_PREPARED_TTL = Duration.ofHours(12);
+  public static final Duration MIN_PREPARED_TTL = Duration.ofMinutes(1);
+  public static final Duration MAX_PREPARED_TTL = Duration.ofDays(7);
+  public static final int DEFAULT_MAX_CONCURRENT_QUERIES = 8;
+  public static final int MAX_MAX_CONCURRENT_QUERIES = 1024;
+  public static final int DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT = 4;
+  public static final Duration DEFAULT_QUEUE_WAIT = Duration.ofSeconds(30);
+  public static final Duration MAX_QUEUE_WAIT = Duration.ofMinutes(10);
+  public static final int DEFAULT_MAX_SQL_BYTES = 256 * 1024;
+  public static final int MIN_MAX_SQL_BYTES = 1024;
+  public static final int MAX_MAX_SQL_BYTES = 1024 * 1024;
+  public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 16 * 1024 * 1024;
+  public static final int MIN_MAX_INBOUND_MESSAGE_BYTES = 1024 * 1024;
+  public static final int MAX_MAX_INBOUND_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+  public FrontDoorConfig {
+    requireNonNull(host, "host is null");
+    requireNonNull(tlsCertificate, "tlsCertificate is null");
+    requireNonNull(tlsPrivateKey, "tlsPrivateKey is null");
+    requireNonNull(tickets, "tickets is null");
+    requireNonNull(preparedTtl, "preparedTtl is null");
+    requireNonNull(queueWait, "queueWait is null");
+    if (host.isBlank()) {
+      throw new IllegalArgumentException("host is blank");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
+    }
+    if (tlsCertificate.isPresent() != tlsPrivateKey.isPresent()) {
+      throw new IllegalArgumentException("TLS needs both a certificate and a private key");
+    }
+    if (preparedTtl.compareTo(MIN_PREPARED_TTL) < 0
+        || preparedTtl.compareTo(MAX_PREPARED_TTL) > 0) {
+      throw new IllegalArgumentException(
+          "preparedTtl must be between "
+              + MIN_PREPARED_TTL
+              + " and "
+              + MAX_PREPARED_TTL
+              + ": "
+              + preparedTtl);
+    }
+    if (maxConcurrentQueries < 1 || maxConcurrentQueries > MAX_MAX_CONCURRENT_QUERIES) {
+      throw new IllegalArgumentException(
+          "maxConcurrentQueries must be between 1 and "
+              + MAX_MAX_CONCURRENT_QUERIES
+              + ": "
+              + maxConcurrentQueries);
+    }
+    if (maxConcurrentQueriesPerTenant < 1 || maxConcurrentQueriesPerTenant > maxConcurrentQueries) {
+      throw new IllegalArgumentException(
+          "maxConcurrentQueriesPerTenant must be between 1 and maxConcurrentQueries ("
+              + maxConcurrentQueries
+              + "): "
+              + maxConcurrentQueriesPerTenant);
+    }
+    if (queueWait.isNegative() || queueWait.compareTo(MAX_QUEUE_WAIT) > 0) {
+      throw new IllegalArgumentException(
+          "queueWait must be between 0 and " + MAX_QUEUE_WAIT + ": " + queueWait);
+    }
+    if (maxSqlBytes < MIN_MAX_SQL_BYTES || maxSqlBytes > MAX_MAX_SQL_BYTES) {
+      throw new IllegalArgumentException(
+          "maxSqlBytes must be between "
+              + MIN_MAX_SQL_BYTES
+              + " and "
+              + MAX_MAX_SQL_BYTES
+              + ": "
+              + maxSqlBytes);
+    }
+    if (maxInboundMessageBytes < MIN_MAX_INBOUND_MESSAGE_BYTES
+        || maxInboundMessageBytes > MAX_MAX_INBOUND_MESSAGE_BYTES) {
+      throw new IllegalArgumentException(
+          "maxInboundMessageBytes must be between "
+              + MIN_MAX_INBOUND_MESSAGE_BYTES
+              + " and "
+              + MAX_MAX_INBOUND_MESSAGE_BYTES
+              + ": "
+              + maxInboundMessageBytes);
+    }
+  }
+
+  /** Loopback on port 31337, plaintext, default limits and tickets. */
+  public static FrontDoorConfig defaults() {
+    return new FrontDoorConfig(
+        DEFAULT_HOST,
+        DEFAULT_PORT,
+        Optional.empty(),
+        Optional.empty(),
+        false,
+        TicketConfig.defaults(),
+        DEFAULT_PREPARED_TTL,
+        DEFAULT_MAX_CONCURRENT_QUERIES,
+        DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT,
+        DEFAULT_QUEUE_WAIT,
+        DEFAULT_MAX_SQL_BYTES,
+        DEFAULT_MAX_INBOUND_MESSAGE_BYTES);
+  }
+
+  public FrontDoorConfig withListener(String newHost, int newPort) {
+    return new FrontDoorConfig(
+        newHost,
+        newPort,
+        tlsCertificate,
+        tlsPrivateKey,
+        trustedTlsProxy,
+        tickets,
+        preparedTtl,
+        maxConcurrentQueries,
+        maxConcurrentQueriesPerTenant,
+        queueWait,
+        maxSqlBytes,
+        maxInboundMessageBytes);
+  }
+
+  public FrontDoorConfig withTls(Optional<Path> certificate, Optional<Path> privateKey) {
+    return new FrontDoorConfig(
+        host,
+        port,
+        certificate,
+        privateKey,
+        trustedTlsProxy,
+        tickets,
+        preparedTtl,
+        maxConcurrentQueries,
+        maxConcurrentQueriesPerTenant,
+        queueWait,
+        maxSqlBytes,
+        maxInboundMessageBytes);
+  }
+
+  public FrontDoorConfig withTrustedTlsProxy(boolean trusted) {
+    return new FrontDoorConfig(
+        host,
+        port,
+        tlsCertificate,
+        tlsPrivateKey,
+        trusted,
+        tickets,
+        preparedTtl,
+        maxConcurrentQueries,
+        maxConcurrentQueriesPerTenant,
+        queueWait,
+        maxSqlBytes,
+        maxInboundMessageBytes);
+  }
+
+  public FrontDoorConfig withLimits(int maxQueries, int maxQueriesPerTenant, Duration wait) {
+    return new FrontDoorConfig(
+        host,
+        port,
+        tlsCertificate,
+        tlsPrivateKey,
+        trustedTlsProxy,
+        tickets,
+        preparedTtl,
+        maxQueries,
+        maxQueriesPerTenant,
+        wait,
+        maxSqlBytes,
+        maxInboundMessageBytes);
+  }
+
+  public boolean tlsEnabled() {
+    return tlsCertificate.isPresent();
+  }
+}

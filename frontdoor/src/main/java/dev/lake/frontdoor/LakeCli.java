@@ -1,0 +1,302 @@
+package dev.lake.frontdoor;
+
+import dev.lake.core.TableRef;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.core.local.LocalKeyRing;
+import dev.lake.engine.EngineConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** The {@code lake} command line: local mode, production serving and operator actions. */
+@Command(
+    name = "lake",
+    mixinStandardHelpOptions = true,
+    version = "lake " + LakeServer.VERSION,
+    description = "Read-only Arrow Flight SQL service over data-lake tables.",
+    subcommands = {
+      LakeCli.Local.class,
+      LakeCli.Serve.class,
+      LakeCli.Table.class,
+      LakeCli.Keys.class
+    })
+public final class LakeCli implements Runnable {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new LakeCli()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Blocks until Ctrl-C (shutdown hook) or interruption, then closes {@code resource} once. */
+  static int serveUntilStopped(AutoCloseable resource) throws Exception {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              closeQuietly(resource);
+              stopped.countDown();
+            },
+            "lake-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (stopped.getCount() > 0) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running already and closes the resource
+        }
+        resource.close();
+      }
+    }
+    return 0;
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    try {
+      resource.close();
+    } catch (Exception e) {
+      System.err.println("error while stopping: " + e.getMessage());
+    }
+  }
+
+  @Command(
+      name = "local",
+      mixinStandardHelpOptions = true,
+      description = "Run lake on this machine with TPC-H demo data (plaintext, loopback only).")
+  static final class Local implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Loopback address.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
+    int port;
+
+    @Option(names = "--data-dir", defaultValue = ".lake", description = "Data directory.")
+    Path dataDir;
+
+    @Option(names = "--token", description = "Bearer token to accept instead of the demo token.")
+    String token;
+
+    @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
+    double scale;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      LocalLake lake =
+          LocalLake.start(
+              new LocalLake.Options(
+                  dataDir, host, port, Optional.ofNullable(token), scale, Clock.systemUTC()),
+              out);
+      out.println("JDBC URL: " + lake.jdbcUrl());
+      out.println("Token:    " + lake.token());
+      out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
+      out.flush();
+      return serveUntilStopped(lake);
+    }
+  }
+
+  @Command(
+      name = "serve",
+      mixinStandardHelpOptions = true,
+      description = "Serve registered tables to the principals of a principals file.")
+  static final class Serve implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Listen address.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "31337", description = "Port.")
+    int port;
+
+    @Option(names = "--principals-file", required = true, description = "Principals JSON file.")
+    Path principals;
+
+    @Option(names = "--registry", required = true, description = "Registry file.")
+    Path registry;
+
+    @Option(names = "--key-ring", required = true, description = "Ticket key ring file.")
+    Path keyRing;
+
+    @Option(names = "--tls-cert", description = "PEM certificate chain.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", description = "PEM PKCS#8 private key.")
+    Path tlsKey;
+
+    @Option(
+        names = "--trusted-tls-proxy",
+        description = "Plaintext on a non-loopback address behind a TLS-terminating proxy.")
+    boolean trustedTlsProxy;
+
+    @Option(
+        names = "--spill-dir",
+        defaultValue = "${java.io.tmpdir}/lake-spill",
+        description = "Engine spill directory.")
+    Path spillDir;
+
+    @Override
+    public Integer call() throws Exception {
+      FrontDoorConfig config =
+          FrontDoorConfig.defaults()
+              .withListener(host, port)
+              .withTls(Optional.ofNullable(tlsCert), Optional.ofNullable(tlsKey))
+              .withTrustedTlsProxy(trustedTlsProxy);
+      TransportPolicy.check(config);
+      Principals loaded = Principals.load(principals);
+      BufferAllocator allocator = new RootAllocator();
+      Components components =
+          Wiring.components(
+              allocator,
+              EngineConfig.defaults(spillDir),
+              LocalKeyRing.load(keyRing),
+              List.of(
+                  Wiring.lanceCatalog(
+                      new FileRegistry(registry), allocator, Wiring.DEFAULT_FRESHNESS)));
+      LakeServer server = LakeServer.start(config, components, loaded, Clock.systemUTC());
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("lake ready on " + host + ":" + server.port());
+      out.flush();
+      return serveUntilStopped(
+          () -> {
+            try {
+              server.close();
+            } finally {
+              try {
+                components.close();
+              } finally {
+                allocator.close();
+              }
+            }
+          });
+    }
+  }
+
+  @Command(
+      name = "table",
+      mixinStandardHelpOptions = true,
+      description = "Register or unregister Lance tables (trusted operator action).",
+      subcommands = {Table.Register.class, Table.Unregister.class})
+  static final class Table implements Runnable {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "register", mixinStandardHelpOptions = true, description = "Register a table.")
+    static final class Register implements Callable<Integer> {
+      @Spec CommandLine.Model.CommandSpec spec;
+
+      @Option(
+          names = "--registry",
+          defaultValue = ".lake/registry.json",
+          description = "Registry file.")
+      Path registry;
+
+      @Parameters(index = "0", description = "lake.<namespace>.<table>")
+      String name;
+
+      @Parameters(index = "1", description = "Location of the Lance dataset.")
+      String location;
+
+      @Override
+      public Integer call() {
+        var entry = new FileRegistry(registry).register(TableRef.parse(name), location);
+        spec.commandLine()
+            .getOut()
+            .println("registered " + entry.ref() + " (incarnation " + entry.incarnation() + ")");
+        return 0;
+      }
+    }
+
+    @Command(
+        name = "unregister",
+        mixinStandardHelpOptions = true,
+        description = "Unregister a table; tickets sealed for it fail closed.")
+    static final class Unregister implements Callable<Integer> {
+      @Spec CommandLine.Model.CommandSpec spec;
+
+      @Option(
+          names = "--registry",
+          defaultValue = ".lake/registry.json",
+          description = "Registry file.")
+      Path registry;
+
+      @Parameters(index = "0", description = "lake.<namespace>.<table>")
+      String name;
+
+      @Override
+      public Integer call() {
+        TableRef ref = TableRef.parse(name);
+        boolean removed = new FileRegistry(registry).unregister(ref);
+        spec.commandLine()
+            .getOut()
+            .println(removed ? "unregistered " + ref : ref + " was not registered");
+        return removed ? 0 : 1;
+      }
+    }
+  }
+
+  @Command(
+      name = "keys",
+      mixinStandardHelpOptions = true,
+      description = "Manage the ticket key ring.",
+      subcommands = {Keys.Rotate.class})
+  static final class Keys implements Runnable {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(
+        name = "rotate",
+        mixinStandardHelpOptions = true,
+        description = "Add a new sealing key; the oldest beyond --max-keys is dropped.")
+    static final class Rotate implements Callable<Integer> {
+      @Spec CommandLine.Model.CommandSpec spec;
+
+      @Option(
+          names = "--key-ring",
+          defaultValue = ".lake/keyring.json",
+          description = "Key ring file.")
+      Path keyRing;
+
+      @Option(names = "--max-keys", defaultValue = "4", description = "Keys kept (2-64).")
+      int maxKeys;
+
+      @Override
+      public Integer call() {
+        LocalKeyRing ring = LocalKeyRing.rotate(keyRing, maxKeys);
+        spec.commandLine()
+            .getOut()
+            .println("key ring now holds " + ring.keyIds() + " (newest last seals)");
+        return 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,430 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.Principal;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.flight.Action;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.CancelStatus;
+import org.apache.arrow.flight.Criteria;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.FlightSqlProducer;
+import org.apache.arrow.flight.sql.SqlInfoBuilder;
+import org.apache.arrow.flight.sql.impl.FlightSql;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCatalogs;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCrossReference;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetExportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetImportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The Flight SQL surface of lake, kept thin: it authenticates nothing itself (the middleware did),
+ * routes each command to {@link StatementHandler} or {@link MetadataHandler}, and funnels every
+ * failure through {@link FlightErrors}. Commands that write, transact or use Substrait are
+ * UNIMPLEMENTED.
+ */
+final class LakeFlightSqlProducer implements FlightSqlProducer {
+  private final StatementHandler statements;
+  private final MetadataHandler metadata;
+  private final SqlInfoBuilder sqlInfo;
+  private final BufferAllocator allocator;
+
+  LakeFlightSqlProducer(
+      StatementHandler statements,
+      MetadataHandler metadata,
+      SqlInfoBuilder sqlInfo,
+      BufferAllocator allocator) {
+    this.statements = requireNonNull(statements, "statements is null");
+    this.metadata = requireNonNull(metadata, "metadata is null");
+    this.sqlInfo = requireNonNull(sqlInfo, "sqlInfo is null");
+    this.allocator = requireNonNull(allocator, "allocator is null");
+  }
+
+  // ---- edges: every RPC passes one of these wrappers, so no exception escapes unmapped ----
+
+  @Override
+  public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
+    try {
+      return FlightSqlProducer.super.getFlightInfo(context, descriptor);
+    } catch (RuntimeException e) {
+      throw FlightErrors.toFlight(e);
+    }
+  }
+
+  @Override
+  public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
+    try {
+      return FlightSqlProducer.super.getSchema(context, descriptor);
+    } catch (RuntimeException e) {
+      throw FlightErrors.toFlight(e);
+    }
+  }
+
+  @Override
+  public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+    try {
+      Any.parseFrom(ticket.getBytes());
+    } catch (InvalidProtocolBufferException e) {
+      listener.error(
+          FlightErrors.toFlight(
+              new LakeException(ErrorCode.TICKET_INVALID, "Ticket is not a lake ticket")));
+      return;
+    }
+    try {
+      FlightSqlProducer.super.getStream(context, ticket, listener);
+    } catch (RuntimeException e) {
+      listener.error(FlightErrors.toFlight(e));
+    }
+  }
+
+  @Override
+  public Runnable acceptPut(
+      CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream) {
+    try {
+      return FlightSqlProducer.super.acceptPut(context, flightStream, ackStream);
+    } catch (RuntimeException e) {
+      throw FlightErrors.toFlight(e);
+    }
+  }
+
+  @Override
+  public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
+    try {
+      FlightSqlProducer.super.doAction(context, action, listener);
+    } catch (RuntimeException e) {
+      listener.onError(FlightErrors.toFlight(e));
+    }
+  }
+
+  @Override
+  public void listFlights(
+      CallContext context, Criteria criteria, StreamListener<FlightInfo> listener) {
+    listener.onError(FlightErrors.unimplemented("ListFlights"));
+  }
+
+  // ---- statements ----
+
+  @Override
+  public FlightInfo getFlightInfoStatement(
+      CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+    if (command.hasTransactionId()) {
+      throw FlightErrors.unimplemented("Transactions");
+    }
+    return statements.flightInfo(principal(context), command.getQuery(), List.of(), descriptor);
+  }
+
+  @Override
+  public SchemaResult getSchemaStatement(
+      CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+    return new SchemaResult(statements.schema(principal(context), command.getQuery()));
+  }
+
+  @Override
+  public void getStreamStatement(
+      TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
+    try {
+      statements.stream(principal(context), ticket.getStatementHandle().toByteArray(), listener);
+    } catch (RuntimeException e) {
+      listener.error(FlightErrors.toFlight(e));
+    }
+  }
+
+  @Override
+  public void cancelFlightInfo(
+      CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
+    try {
+      Principal principal = principal(context);
+      int cancelled = 0;
+      for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
+        Any any = Any.parseFrom(endpoint.getTicket().getBytes());
+        if (!any.is(TicketStatementQuery.class)) {
+          throw new LakeException(ErrorCode.TICKET_INVALID, "Ticket is not a lake ticket");
+        }
+        byte[] sealed = any.unpack(TicketStatementQuery.class).getStatementHandle().toByteArray();
+        cancelled += statements.cancel(principal, sealed);
+      }
+      listener.onNext(cancelled > 0 ? CancelStatus.CANCELLED : CancelStatus.NOT_CANCELLABLE);
+      listener.onCompleted();
+    } catch (InvalidProtocolBufferException e) {
+      listener.onError(
+          FlightErrors.toFlight(
+              new LakeException(ErrorCode.TICKET_INVALID, "Ticket is not a lake ticket")));
+    } catch (RuntimeException e) {
+      listener.onError(FlightErrors.toFlight(e));
+    }
+  }
+
+  // ---- prepared statements: the handle is a sealed ticket, never server state ----
+
+  @Override
+  public void createPreparedStatement(
+      ActionCreatePreparedStatementRequest request,
+      CallContext context,
+      StreamListener<Result> listener) {
+    try {
+      if (request.hasTransactionId()) {
+        throw FlightErrors.unimplemented("Transactions");
+      }
+      FlightSql.ActionCreatePreparedStatementResult result =
+          statements.prepare(principal(context), request.getQuery());
+      listener.onNext(new Result(Any.pack(result).toByteArray()));
+      listener.onCompleted();
+    } catch (RuntimeException e) {
+      listener.onError(FlightErrors.toFlight(e));
+    }
+  }
+
+  /** Nothing to free: the handle holds everything. Succeeds for any handle, as drivers expect. */
+  @Override
+  public void closePreparedStatement(
+      ActionClosePreparedStatementRequest request,
+      CallContext context,
+      StreamListener<Result> listener) {
+    listener.onCompleted();
+  }
+
+  @Override
+  public FlightInfo getFlightInfoPreparedStatement(
+      CommandPreparedStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+    Principal principal = principal(context);
+    PreparedHandle handle =
+        statements.openPrepared(principal, command.getPreparedStatementHandle());
+    return statements.flightInfo(principal, handle.sql(), handle.parameters(), descriptor);
+  }
+
+  @Override
+  public SchemaResult getSchemaPreparedStatement(
+      CommandPreparedStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+    Principal principal = principal(context);
+    PreparedHandle handle =
+        statements.openPrepared(principal, command.getPreparedStatementHandle());
+    return new SchemaResult(statements.schema(principal, handle.sql()));
+  }
+
+  @Override
+  public void getStreamPreparedStatement(
+      CommandPreparedStatementQuery command, CallContext context, ServerStreamListener listener) {
+    listener.error(
+        FlightErrors.toFlight(
+            new LakeException(
+                ErrorCode.INVALID_ARGUMENT,
+                "Call GetFlightInfo on the prepared statement and redeem its ticket")));
+  }
+
+  /** Parameter binding: the reply carries a new handle that holds the bound values. */
+  @Override
+  public Runnable acceptPutPreparedStatementQuery(
+      CommandPreparedStatementQuery command,
+      CallContext context,
+      FlightStream flightStream,
+      StreamListener<PutResult> ackStream) {
+    Principal principal = principal(context);
+    return () -> {
+      try {
+        List<Object> parameters = ParameterBinder.readOneRow(flightStream);
+        byte[] handle =
+            statements.bind(principal, command.getPreparedStatementHandle(), parameters);
+        byte[] reply =
+            DoPutPreparedStatementResult.newBuilder()
+                .setPreparedStatementHandle(ByteString.copyFrom(handle))
+                .build()
+                .toByteArray();
+        try (ArrowBuf buffer = allocator.buffer(reply.length)) {
+          buffer.writeBytes(reply);
+          ackStream.onNext(PutResult.metadata(buffer));
+        }
+        ackStream.onCompleted();
+      } catch (RuntimeException e) {
+        ackStream.onError(FlightErrors.toFlight(e));
+      }
+    };
+  }
+
+  @Override
+  public Runnable acceptPutStatement(
+      CommandStatementUpdate command,
+      CallContext context,
+      FlightStream flightStream,
+      StreamListener<PutResult> ackStream) {
+    throw FlightErrors.unimplemented("Updates (CommandStatementUpdate)");
+  }
+
+  @Override
+  public Runnable acceptPutPreparedStatementUpdate(
+      CommandPreparedStatementUpdate command,
+      CallContext context,
+      FlightStream flightStream,
+      StreamListener<PutResult> ackStream) {
+    throw FlightErrors.unimplemented("Updates (CommandPreparedStatementUpdate)");
+  }
+
+  // ---- metadata ----
+
+  @Override
+  public FlightInfo getFlightInfoSqlInfo(
+      CommandGetSqlInfo request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_SQL_INFO_SCHEMA);
+  }
+
+  @Override
+  public void getStreamSqlInfo(
+      CommandGetSqlInfo command, CallContext context, ServerStreamListener listener) {
+    sqlInfo.send(command.getInfoList(), listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTypeInfo(
+      CommandGetXdbcTypeInfo request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_TYPE_INFO_SCHEMA);
+  }
+
+  @Override
+  public void getStreamTypeInfo(
+      CommandGetXdbcTypeInfo request, CallContext context, ServerStreamListener listener) {
+    metadata.typeInfo(
+        request.hasDataType() ? Optional.of(request.getDataType()) : Optional.empty(), listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoCatalogs(
+      CommandGetCatalogs request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_CATALOGS_SCHEMA);
+  }
+
+  @Override
+  public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
+    metadata.catalogs(principal(context), listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoSchemas(
+      CommandGetDbSchemas request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_SCHEMAS_SCHEMA);
+  }
+
+  @Override
+  public void getStreamSchemas(
+      CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
+    metadata.schemas(principal(context), command, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTables(
+      CommandGetTables request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(
+        request,
+        descriptor,
+        request.getIncludeSchema()
+            ? Schemas.GET_TABLES_SCHEMA
+            : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA);
+  }
+
+  @Override
+  public void getStreamTables(
+      CommandGetTables command, CallContext context, ServerStreamListener listener) {
+    metadata.tables(principal(context), command, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTableTypes(
+      CommandGetTableTypes request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_TABLE_TYPES_SCHEMA);
+  }
+
+  @Override
+  public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
+    metadata.tableTypes(listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoPrimaryKeys(
+      CommandGetPrimaryKeys request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_PRIMARY_KEYS_SCHEMA);
+  }
+
+  @Override
+  public void getStreamPrimaryKeys(
+      CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_PRIMARY_KEYS_SCHEMA, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoExportedKeys(
+      CommandGetExportedKeys request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_EXPORTED_KEYS_SCHEMA);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoImportedKeys(
+      CommandGetImportedKeys request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_IMPORTED_KEYS_SCHEMA);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoCrossReference(
+      CommandGetCrossReference request, CallContext context, FlightDescriptor descriptor) {
+    return metadataInfo(request, descriptor, Schemas.GET_CROSS_REFERENCE_SCHEMA);
+  }
+
+  @Override
+  public void getStreamExportedKeys(
+      CommandGetExportedKeys command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_EXPORTED_KEYS_SCHEMA, listener);
+  }
+
+  @Override
+  public void getStreamImportedKeys(
+      CommandGetImportedKeys command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_IMPORTED_KEYS_SCHEMA, listener);
+  }
+
+  @Override
+  public void getStreamCrossReference(
+      CommandGetCrossReference command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_CROSS_REFERENCE_SCHEMA, listener);
+  }
+
+  @Override
+  public void close() {}
+
+  /** A metadata FlightInfo: the command itself is the ticket (it holds no secret). */
+  private static FlightInfo metadataInfo(
+      com.google.protobuf.Message command, FlightDescriptor descriptor, Schema schema) {
+    Ticket ticket = new Ticket(Any.pack(command).toByteArray());
+    return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+  }
+
+  private static Principal principal(CallContext context) {
+    return AuthMiddleware.principal(context);
+  }
+}

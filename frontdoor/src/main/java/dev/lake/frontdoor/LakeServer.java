@@ -1,0 +1,135 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.ticket.TicketSealer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.SqlInfoBuilder;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
+
+/**
+ * The running Flight SQL listener: checks the transport rule, wires the producer to the components
+ * and installs bearer authentication in front of every RPC. Closing stops accepting calls, waits
+ * briefly for running ones, and leaves the components to their owner.
+ */
+public final class LakeServer implements AutoCloseable {
+  /** The server version reported through GetSqlInfo. */
+  public static final String VERSION = "0.1.0";
+
+  private static final String ARROW_VERSION = "18.3.0";
+  private static final long SHUTDOWN_GRACE_SECONDS = 10;
+
+  private final FlightServer server;
+  private final FrontDoorConfig config;
+
+  private LakeServer(FlightServer server, FrontDoorConfig config) {
+    this.server = server;
+    this.config = config;
+  }
+
+  /** Starts listening; throws {@link IllegalStateException} when the transport rule forbids it. */
+  public static LakeServer start(
+      FrontDoorConfig config, Components components, Principals principals, Clock clock) {
+    requireNonNull(config, "config is null");
+    requireNonNull(components, "components is null");
+    requireNonNull(principals, "principals is null");
+    requireNonNull(clock, "clock is null");
+    TransportPolicy.check(config);
+    TicketSealer sealer = new TicketSealer(components.keys(), config.tickets(), clock);
+    AdmissionGates gates =
+        new AdmissionGates(
+            config.maxConcurrentQueries(),
+            config.maxConcurrentQueriesPerTenant(),
+            config.queueWait());
+    StatementHandler statements =
+        new StatementHandler(
+            components.admission(),
+            components.catalogs(),
+            components.engine(),
+            new DuckDbParameterTyper(components.readers()),
+            sealer,
+            gates,
+            new ResultStreamer(),
+            components.allocator(),
+            config);
+    MetadataHandler metadata =
+        new MetadataHandler(components.catalogs(), components.readers(), components.allocator());
+    LakeFlightSqlProducer producer =
+        new LakeFlightSqlProducer(statements, metadata, sqlInfo(), components.allocator());
+    Location location =
+        config.tlsEnabled()
+            ? Location.forGrpcTls(config.host(), config.port())
+            : Location.forGrpcInsecure(config.host(), config.port());
+    FlightServer.Builder builder =
+        FlightServer.builder(components.allocator(), location, producer)
+            .middleware(AuthMiddleware.KEY, new AuthMiddleware.Factory(principals))
+            .maxInboundMessageSize(config.maxInboundMessageBytes());
+    try {
+      if (config.tlsEnabled()) {
+        builder.useTls(
+            config.tlsCertificate().orElseThrow().toFile(),
+            config.tlsPrivateKey().orElseThrow().toFile());
+      }
+      return new LakeServer(builder.build().start(), config);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+    }
+  }
+
+  static SqlInfoBuilder sqlInfo() {
+    return new SqlInfoBuilder()
+        .withFlightSqlServerName("lake")
+        .withFlightSqlServerVersion(VERSION)
+        .withFlightSqlServerArrowVersion(ARROW_VERSION)
+        .withFlightSqlServerReadOnly(true)
+        .withFlightSqlServerSql(true)
+        .withFlightSqlServerSubstrait(false)
+        .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
+        .withFlightSqlServerCancel(true)
+        .withFlightSqlServerBulkIngestion(false)
+        .withSqlIdentifierQuoteChar("\"")
+        .withSqlDdlCatalog(false)
+        .withSqlDdlSchema(false)
+        .withSqlDdlTable(false)
+        .withSqlTransactionsSupported(false)
+        .withSqlBatchUpdatesSupported(false)
+        .withSqlSavepointsSupported(false)
+        .withSqlNamedParametersSupported(false)
+        .withSqlCatalogTerm("catalog")
+        .withSqlSchemaTerm("namespace")
+        .withSqlAllTablesAreSelectable(true);
+  }
+
+  /** The bound port (useful with port 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  public String host() {
+    return config.host();
+  }
+
+  /** Blocks until the server shuts down. */
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  /** Stops accepting calls, gives running calls a grace period, then closes the listener. */
+  @Override
+  public void close() {
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS)) {
+        server.close();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.Registry;
+import dev.lake.core.TableRef;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.core.local.LocalKeyRing;
+import dev.lake.engine.EngineConfig;
+import dev.lake.engine.demo.TpchDemo;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * The embedded deployment behind {@code bin/lake local}: one data directory holds the registry, key
+ * ring, principals file, demo token, Lance datasets and the spill directory. On first start it
+ * generates TPC-H demo data and registers {@code lake.tpch.*}.
+ */
+final class LocalLake implements AutoCloseable {
+  static final String DEMO_TENANT = "demo";
+  static final String DEMO_PRINCIPAL = "demo";
+  static final String DEMO_GRANT = "lake.tpch";
+
+  /** Where local mode keeps each of its files under the data directory. */
+  record Layout(Path dataDir) {
+    Layout {
+      dataDir = requireNonNull(dataDir, "dataDir is null").toAbsolutePath().normalize();
+    }
+
+    Path registry() {
+      return dataDir.resolve("registry.json");
+    }
+
+    Path keyRing() {
+      return dataDir.resolve("keyring.json");
+    }
+
+    Path principals() {
+      return dataDir.resolve("principals.json");
+    }
+
+    Path demoToken() {
+      return dataDir.resolve("demo-token");
+    }
+
+    Path tables() {
+      return dataDir.resolve("tables");
+    }
+
+    Path spill() {
+      return dataDir.resolve("spill");
+    }
+  }
+
+  /** Options of local mode; see {@code LakeCli local}. */
+  record Options(
+      Path dataDir, String host, int port, Optional<String> token, double scale, Clock clock) {
+    Options {
+      requireNonNull(dataDir, "dataDir is null");
+      requireNonNull(host, "host is null");
+      requireNonNull(token, "token is null");
+      requireNonNull(clock, "clock is null");
+      if (!(scale > 0 && scale <= 10)) {
+        throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
+      }
+    }
+  }
+
+  private final BufferAllocator allocator;
+  private final Components components;
+  private final LakeServer server;
+  private final String token;
+  private final Layout layout;
+  private final Registry registry;
+
+  private LocalLake(
+      BufferAllocator allocator,
+      Components components,
+      LakeServer server,
+      String token,
+      Layout layout,
+      Registry registry) {
+    this.allocator = allocator;
+    this.components = components;
+    this.server = server;
+    this.token = token;
+    this.layout = layout;
+    this.registry = registry;
+  }
+
+  static LocalLake start(Options options, PrintWriter out) {
+    Layout layout = new Layout(options.dataDir());
+    try {
+      Files.createDirectories(layout.tables());
+      Files.createDirectories(layout.spill());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create data directory " + layout.dataDir(), e);
+    }
+    LocalKeyRing keys = LocalKeyRing.loadOrCreate(layout.keyRing());
+    FileRegistry registry = new FileRegistry(layout.registry());
+    String token = options.token().orElseGet(() -> loadOrCreateToken(layout.demoToken()));
+    Principals.write(
+        layout.principals(),
+        List.of(
+            new PrincipalEntry(
+                Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, List.of(DEMO_GRANT))));
+    BufferAllocator allocator = new RootAllocator();
+    Components components = null;
+    try {
+      boolean hasDemo =
+          registry.list().stream().anyMatch(e -> e.ref().qualifiedNamespace().equals(DEMO_GRANT));
+      if (!hasDemo) {
+        out.println("Generating TPC-H demo data (scale " + options.scale() + ") ...");
+        out.flush();
+        List<TableRef> tables =
+            TpchDemo.generate(layout.tables(), options.scale(), registry, allocator);
+        out.println("Registered " + tables.size() + " tables: " + tables);
+      }
+      components =
+          Wiring.components(
+              allocator,
+              EngineConfig.defaults(layout.spill()),
+              keys,
+              List.of(Wiring.lanceCatalog(registry, allocator, Wiring.DEFAULT_FRESHNESS)));
+      FrontDoorConfig config =
+          FrontDoorConfig.defaults().withListener(options.host(), options.port());
+      LakeServer server =
+          LakeServer.start(
+              config, components, Principals.load(layout.principals()), options.clock());
+      return new LocalLake(allocator, components, server, token, layout, registry);
+    } catch (RuntimeException e) {
+      if (components != null) {
+        components.close();
+      }
+      allocator.close();
+      throw e;
+    }
+  }
+
+  int port() {
+    return server.port();
+  }
+
+  String token() {
+    return token;
+  }
+
+  Layout layout() {
+    return layout;
+  }
+
+  Registry registry() {
+    return registry;
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
+  String jdbcUrl() {
+    return "jdbc:arrow-flight-sql://"
+        + server.host()
+        + ":"
+        + server.port()
+        + "/?useEncryption=false&token="
+        + java.net.URLEncoder.encode(token, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      try {
+        components.close();
+      } finally {
+        allocator.close();
+      }
+    }
+  }
+
+  /** The demo token, created once with 256 random bits and kept owner-readable only. */
+  static String loadOrCreateToken(Path file) {
+    try {
+      if (Files.exists(file)) {
+        String token = Files.readString(file, StandardCharsets.UTF_8).trim();
+        if (!token.isEmpty()) {
+          return token;
+        }
+      }
+      byte[] bytes = new byte[32];
+      new SecureRandom().nextBytes(bytes);
+      String token = "lake_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+      Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), ".token", ".tmp");
+      try {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+      } catch (UnsupportedOperationException ignored) {
+        // non-POSIX file system: rely on the directory's permissions
+      }
+      Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      return token;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read or write the demo token " + file, e);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.Principal;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * One line of a deployment principals file: the SHA-256 of a bearer token (never the token) and the
+ * principal it authenticates.
+ */
+public record PrincipalEntry(String tokenSha256, String tenant, String id, List<String> grants) {
+  private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
+
+  public PrincipalEntry {
+    requireNonNull(tokenSha256, "tokenSha256 is null");
+    requireNonNull(tenant, "tenant is null");
+    requireNonNull(id, "id is null");
+    grants = List.copyOf(requireNonNull(grants, "grants is null"));
+    tokenSha256 = tokenSha256.toLowerCase(Locale.ROOT);
+    if (!HEX64.matcher(tokenSha256).matches()) {
+      throw new IllegalArgumentException(
+          "tokenSha256 of principal " + id + " must be 64 hex digits (SHA-256 of the token)");
+    }
+    // validates tenant and id with the same rules as every other principal
+    new Principal(tenant, id, java.util.Set.copyOf(grants));
+  }
+
+  public Principal principal() {
+    return new Principal(tenant, id, java.util.Set.copyOf(grants));
+  }
+}

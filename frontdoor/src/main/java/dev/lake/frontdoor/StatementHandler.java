@@ -1,0 +1,208 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.Catalogs;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.Principal;
+import dev.lake.core.QueryEngine;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.SqlAdmission;
+import dev.lake.core.ticket.StatementTicket;
+import dev.lake.core.ticket.TicketKind;
+import dev.lake.core.ticket.TicketSealer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Statements and prepared statements: admit, authorize and resolve, plan, seal; and redeem sealed
+ * statement tickets. Holds no per-statement state: everything a later call needs travels in a
+ * sealed ticket, so any replica sharing the key ring serves any call.
+ */
+@SuppressWarnings("try") // gate permits are held for the scope, not referenced
+final class StatementHandler {
+  private final SqlAdmission admission;
+  private final Catalogs catalogs;
+  private final QueryEngine engine;
+  private final ParameterTyper parameterTyper;
+  private final TicketSealer sealer;
+  private final AdmissionGates gates;
+  private final ResultStreamer streamer;
+  private final BufferAllocator allocator;
+  private final FrontDoorConfig config;
+
+  StatementHandler(
+      SqlAdmission admission,
+      Catalogs catalogs,
+      QueryEngine engine,
+      ParameterTyper parameterTyper,
+      TicketSealer sealer,
+      AdmissionGates gates,
+      ResultStreamer streamer,
+      BufferAllocator allocator,
+      FrontDoorConfig config) {
+    this.admission = requireNonNull(admission, "admission is null");
+    this.catalogs = requireNonNull(catalogs, "catalogs is null");
+    this.engine = requireNonNull(engine, "engine is null");
+    this.parameterTyper = requireNonNull(parameterTyper, "parameterTyper is null");
+    this.sealer = requireNonNull(sealer, "sealer is null");
+    this.gates = requireNonNull(gates, "gates is null");
+    this.streamer = requireNonNull(streamer, "streamer is null");
+    this.allocator = requireNonNull(allocator, "allocator is null");
+    this.config = requireNonNull(config, "config is null");
+  }
+
+  /** An admitted statement with every table authorized and pinned to its exact snapshot. */
+  private record Resolved(AdmittedQuery query, SnapshotSet snapshots) {}
+
+  /** Admission, then authorization before any planning (denied reads exactly like missing). */
+  private Resolved resolve(Principal principal, String sql) {
+    if (sql.getBytes(StandardCharsets.UTF_8).length > config.maxSqlBytes()) {
+      throw new LakeException(
+          ErrorCode.INVALID_SQL,
+          "SQL text is longer than " + config.maxSqlBytes() + " bytes; shorten the statement");
+    }
+    AdmittedQuery query = admission.admit(sql);
+    return new Resolved(query, catalogs.resolveAll(principal, query));
+  }
+
+  /** GetFlightInfo for a statement: one endpoint whose ticket seals SQL + exact snapshots. */
+  FlightInfo flightInfo(
+      Principal principal, String sql, List<Object> parameters, FlightDescriptor descriptor) {
+    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
+      Resolved r = resolve(principal, sql);
+      Schema schema = engine.plan(r.query(), r.snapshots());
+      Duration ttl = config.tickets().statementTtl();
+      Instant expiry = sealer.expiryFor(ttl);
+      byte[] sealed =
+          sealer.seal(
+              TicketKind.STATEMENT,
+              principal,
+              ttl,
+              new StatementTicket(sql, parameters, r.snapshots()).toJson());
+      Ticket ticket =
+          new Ticket(
+              Any.pack(
+                      TicketStatementQuery.newBuilder()
+                          .setStatementHandle(ByteString.copyFrom(sealed))
+                          .build())
+                  .toByteArray());
+      return new FlightInfo(
+          schema, descriptor, List.of(new FlightEndpoint(ticket, expiry)), -1, -1);
+    }
+  }
+
+  /** GetSchema for a statement: the planned schema, nothing sealed. */
+  Schema schema(Principal principal, String sql) {
+    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
+      Resolved r = resolve(principal, sql);
+      return engine.plan(r.query(), r.snapshots());
+    }
+  }
+
+  /**
+   * DoGet: opens the sealed statement (failing closed), re-checks grants and incarnations, and
+   * streams exactly the sealed snapshots. Never resolves anything to "latest".
+   */
+  void stream(Principal principal, byte[] sealed, ServerStreamListener listener) {
+    JsonNode payload = sealer.unseal(sealed, TicketKind.STATEMENT, principal);
+    StatementTicket ticket = StatementTicket.fromJson(payload);
+    // defense in depth: the sealed text passed admission when sealed; admit it again so this
+    // replica's rules apply and the sealed tables are exactly the statement's tables
+    AdmittedQuery query = admission.admit(ticket.sql());
+    if (!query.tables().equals(ticket.snapshots().snapshots().keySet())) {
+      throw new LakeException(
+          ErrorCode.TICKET_INVALID, "Ticket does not match its statement; request a new ticket");
+    }
+    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
+      catalogs.verifyAll(principal, ticket.snapshots());
+      try (QueryExecution execution =
+          engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator)) {
+        streamer.stream(digest(sealed), execution, listener);
+      }
+    }
+  }
+
+  /** Cancels this replica's running streams of a sealed statement the caller owns. */
+  int cancel(Principal principal, byte[] sealed) {
+    sealer.unseal(sealed, TicketKind.STATEMENT, principal);
+    return streamer.cancel(digest(sealed));
+  }
+
+  /** CreatePreparedStatement: the handle is a sealed PREPARED ticket holding only the SQL. */
+  ActionCreatePreparedStatementResult prepare(Principal principal, String sql) {
+    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
+      Resolved r = resolve(principal, sql);
+      Schema dataset = engine.plan(r.query(), r.snapshots());
+      Schema parameters = parameterTyper.parameters(r.query(), r.snapshots());
+      byte[] handle = sealPrepared(principal, new PreparedHandle(sql, List.of()));
+      return ActionCreatePreparedStatementResult.newBuilder()
+          .setPreparedStatementHandle(ByteString.copyFrom(handle))
+          .setDatasetSchema(ByteString.copyFrom(serialize(dataset)))
+          .setParameterSchema(ByteString.copyFrom(serialize(parameters)))
+          .build();
+    }
+  }
+
+  /** Opens a prepared-statement handle the caller owns. */
+  PreparedHandle openPrepared(Principal principal, ByteString handle) {
+    return PreparedHandle.fromJson(
+        sealer.unseal(handle.toByteArray(), TicketKind.PREPARED, principal));
+  }
+
+  /** Binds {@code parameters}: returns a new handle carrying them (stateless binding). */
+  byte[] bind(Principal principal, ByteString handle, List<Object> parameters) {
+    PreparedHandle prepared = openPrepared(principal, handle);
+    return sealPrepared(principal, new PreparedHandle(prepared.sql(), parameters));
+  }
+
+  private byte[] sealPrepared(Principal principal, PreparedHandle handle) {
+    return sealer.seal(TicketKind.PREPARED, principal, config.preparedTtl(), handle.toJson());
+  }
+
+  /** The IPC-encapsulated form of a schema used in Flight SQL messages. */
+  static byte[] serialize(Schema schema) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      MessageSerializer.serialize(new WriteChannel(Channels.newChannel(out)), schema);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** A digest naming a ticket in logs and the running-query registry, never the ticket itself. */
+  static String digest(byte[] sealed) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(sealed));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+}
