@@ -1,0 +1,107 @@
+package dev.lake.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.SqlAdmission;
+import dev.lake.core.TableRef;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Read-only SQL admission decided on DuckDB's own parse tree ({@code json_serialize_sql}, which
+ * serializes only SELECT statements and reports anything else as an error). Admits exactly one
+ * SELECT / WITH ... SELECT / set operation / VALUES, or {@code EXPLAIN} of one; see
+ * docs/sql-admission.md for every rule. Thread-safe; parsing is serialized on one private
+ * connection.
+ */
+public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
+  /** Longest SQL text admitted, in characters. */
+  public static final int MAX_SQL_CHARS = 1 << 20;
+
+  private static final String ONLY = "only SELECT, WITH ... SELECT, VALUES and EXPLAIN may run";
+
+  private final SqlParser parser = new SqlParser();
+
+  public DuckDbSqlAdmission() {}
+
+  @Override
+  public AdmittedQuery admit(String sql) {
+    if (sql == null || sql.isBlank()) {
+      throw new LakeException(ErrorCode.INVALID_SQL, "SQL text is empty");
+    }
+    if (sql.length() > MAX_SQL_CHARS) {
+      throw new LakeException(
+          ErrorCode.INVALID_SQL, "SQL text is longer than " + MAX_SQL_CHARS + " characters");
+    }
+    JsonNode tree = parser.serialize(sql);
+    if (!tree.path("error").asBoolean(true)) {
+      return new AdmittedQuery(sql, AdmittedQuery.Kind.SELECT, checkSingle(tree));
+    }
+    List<LeadingWords.Word> words = LeadingWords.first(sql, 6);
+    if (!words.isEmpty() && words.get(0).text().equals("EXPLAIN")) {
+      return admitExplain(sql, words);
+    }
+    throw rejection(tree, words);
+  }
+
+  /**
+   * EXPLAIN: DuckDB does not serialize it, so the text after the EXPLAIN keyword must itself parse
+   * as exactly one admissible SELECT. EXPLAIN ANALYZE runs the query and reports host timings, so
+   * it is rejected.
+   */
+  private AdmittedQuery admitExplain(String sql, List<LeadingWords.Word> words) {
+    if (words.size() > 1 && words.get(1).text().equals("ANALYZE")) {
+      throw new LakeException(
+          ErrorCode.SQL_NOT_ALLOWED, "EXPLAIN ANALYZE is not allowed; use EXPLAIN");
+    }
+    String inner = sql.substring(words.get(0).end());
+    JsonNode tree = parser.serialize(inner);
+    if (tree.path("error").asBoolean(true)) {
+      throw rejection(tree, LeadingWords.first(inner, 6));
+    }
+    return new AdmittedQuery(sql, AdmittedQuery.Kind.EXPLAIN, checkSingle(tree));
+  }
+
+  private static java.util.SortedSet<TableRef> checkSingle(JsonNode tree) {
+    JsonNode statements = tree.path("statements");
+    if (statements.size() != 1) {
+      throw new LakeException(
+          ErrorCode.INVALID_SQL, "Exactly one statement is allowed, found " + statements.size());
+    }
+    return new TreeSet<>(TreeChecker.check(statements.get(0)));
+  }
+
+  private static LakeException rejection(JsonNode tree, List<LeadingWords.Word> words) {
+    String type = tree.path("error_type").asText();
+    String message = tree.path("error_message").asText();
+    if (message.contains("locking clause")) {
+      return new LakeException(
+          ErrorCode.SQL_NOT_ALLOWED, "Locking clauses (FOR UPDATE/SHARE) are not allowed");
+    }
+    if (type.equals("parser")) {
+      return new LakeException(ErrorCode.INVALID_SQL, "SQL does not parse: " + message);
+    }
+    if (message.startsWith("Only SELECT statements")) {
+      String first = words.isEmpty() ? "" : words.get(0).text();
+      if (first.equals("SELECT")
+          || first.equals("WITH")
+          || first.equals("FROM")
+          || first.equals("VALUES")) {
+        return new LakeException(
+            ErrorCode.SQL_NOT_ALLOWED,
+            "Only one read-only statement is allowed; this text holds a statement that is not a"
+                + " SELECT");
+      }
+      return new LakeException(
+          ErrorCode.SQL_NOT_ALLOWED, AdmissionRules.construct(words) + " is not allowed: " + ONLY);
+    }
+    return new LakeException(ErrorCode.INVALID_SQL, "SQL is not admissible: " + message);
+  }
+
+  @Override
+  public void close() {
+    parser.close();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.lake.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+
+/**
+ * Bounds of the embedded DuckDB engine. Every value is validated here; {@link #defaults(Path)} is a
+ * conservative setting for a small machine.
+ *
+ * @param memoryLimitBytes DuckDB {@code memory_limit} (64 MiB .. 1 TiB)
+ * @param threads DuckDB {@code threads} (1 .. 256)
+ * @param tempDirectory spill directory ({@code temp_directory}); created if missing
+ * @param maxTempBytes {@code max_temp_directory_size} (0 disables spilling .. 16 TiB)
+ * @param batchSize rows per result batch and per Lance scan batch (1,024 .. 1,048,576)
+ * @param scanParallelism most Arrow streams one table scan is split into (1 .. 64)
+ */
+public record EngineConfig(
+    long memoryLimitBytes,
+    int threads,
+    Path tempDirectory,
+    long maxTempBytes,
+    int batchSize,
+    int scanParallelism) {
+  public static final long MIN_MEMORY = 64L << 20;
+  public static final long MAX_MEMORY = 1L << 40;
+  public static final int MAX_THREADS = 256;
+  public static final long MAX_TEMP = 16L << 40;
+  public static final int MIN_BATCH = 1024;
+  public static final int MAX_BATCH = 1 << 20;
+  public static final int MAX_SCAN_PARALLELISM = 64;
+
+  public EngineConfig {
+    requireNonNull(tempDirectory, "tempDirectory is null");
+    check(memoryLimitBytes, MIN_MEMORY, MAX_MEMORY, "memoryLimitBytes");
+    check(threads, 1, MAX_THREADS, "threads");
+    check(maxTempBytes, 0, MAX_TEMP, "maxTempBytes");
+    check(batchSize, MIN_BATCH, MAX_BATCH, "batchSize");
+    check(scanParallelism, 1, MAX_SCAN_PARALLELISM, "scanParallelism");
+  }
+
+  /**
+   * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
+   * and as many scan streams as threads.
+   */
+  public static EngineConfig defaults(Path tempDirectory) {
+    int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+    return new EngineConfig(1L << 30, threads, tempDirectory, 4L << 30, 65_536, threads);
+  }
+
+  private static void check(long value, long min, long max, String name) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          name + " must be between " + min + " and " + max + ": " + value);
+    }
+  }
+}

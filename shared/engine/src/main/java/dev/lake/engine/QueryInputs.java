@@ -1,0 +1,92 @@
+package dev.lake.engine;
+
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.TableRef;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The Arrow inputs of one query on its own connection: each table's streams are exported through
+ * the C stream interface, registered as connection-local temporary objects with unique names, and
+ * combined by a temporary {@code UNION ALL} view so DuckDB scans them in parallel. {@link #close()}
+ * releases every C stream, which closes its Java reader.
+ */
+final class QueryInputs implements AutoCloseable {
+  private final List<ArrowArrayStream> streams = new ArrayList<>();
+  private final List<ArrowReader> unexported = new ArrayList<>();
+  private final Map<TableRef, String> views = new LinkedHashMap<>();
+
+  /** Takes ownership of every reader in {@code inputs}, even when registration fails. */
+  QueryInputs(
+      DuckDBConnection connection,
+      String prefix,
+      Map<TableRef, List<ArrowReader>> inputs,
+      BufferAllocator allocator) {
+    inputs.values().forEach(unexported::addAll);
+    try {
+      int t = 0;
+      for (Map.Entry<TableRef, List<ArrowReader>> e : inputs.entrySet()) {
+        String view = prefix + "_t" + t++;
+        StringBuilder union = new StringBuilder();
+        int s = 0;
+        for (ArrowReader reader : e.getValue()) {
+          String name = view + "_s" + s++;
+          ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+          streams.add(stream);
+          Data.exportArrayStream(allocator, reader, stream);
+          unexported.remove(reader);
+          connection.registerArrowStream(name, stream);
+          union
+              .append(union.length() == 0 ? "" : " UNION ALL ")
+              .append("SELECT * FROM ")
+              .append(name);
+        }
+        try (Statement st = connection.createStatement()) {
+          // engine-generated identifiers only; no client text
+          st.execute("CREATE TEMPORARY VIEW " + view + " AS " + union);
+        }
+        views.put(e.getKey(), view);
+      }
+    } catch (SQLException | RuntimeException ex) {
+      close();
+      throw ex instanceof LakeException
+          ? (LakeException) ex
+          : new LakeException(ErrorCode.INTERNAL, "Cannot register query inputs", ex);
+    }
+  }
+
+  Map<TableRef, String> views() {
+    return views;
+  }
+
+  @Override
+  public void close() {
+    for (ArrowArrayStream s : streams) {
+      // DuckDB releases a stream it read to the end; one it never read (EXPLAIN, a failed or
+      // cancelled query) still owns its Java reader and must be released here.
+      if (s.snapshot().release != 0) {
+        s.release();
+      }
+      s.close();
+    }
+    streams.clear();
+    for (ArrowReader r : unexported) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        // a reader that fails to close holds nothing we can free here
+      }
+    }
+    unexported.clear();
+  }
+}

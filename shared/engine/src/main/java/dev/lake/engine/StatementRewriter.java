@@ -1,0 +1,82 @@
+package dev.lake.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.TableRef;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The parsed form of an admitted statement and its rewrite: every {@code catalog.namespace.table}
+ * reference is replaced in the parse tree by a per-query view name (keeping the original name as
+ * the alias so qualified column references still bind), and the tree is rendered back to SQL by
+ * DuckDB ({@code json_deserialize_sql}). No client text is spliced.
+ */
+final class StatementRewriter {
+  private final JsonNode statement;
+  private final boolean explain;
+
+  private StatementRewriter(JsonNode statement, boolean explain) {
+    this.statement = statement;
+    this.explain = explain;
+  }
+
+  static StatementRewriter parse(AdmittedQuery query, SqlParser parser) {
+    String text = query.sql();
+    boolean explain = query.kind() == AdmittedQuery.Kind.EXPLAIN;
+    if (explain) {
+      List<LeadingWords.Word> words = LeadingWords.first(text, 1);
+      if (words.isEmpty() || !words.get(0).text().equals("EXPLAIN")) {
+        throw new LakeException(ErrorCode.INVALID_SQL, "EXPLAIN statement expected");
+      }
+      text = text.substring(words.get(0).end());
+    }
+    JsonNode tree = parser.serialize(text);
+    if (tree.path("error").asBoolean(true) || tree.path("statements").size() != 1) {
+      throw new LakeException(
+          ErrorCode.INVALID_SQL, "Statement is not an admitted single SELECT; admit it first");
+    }
+    JsonNode statement = tree.path("statements").get(0);
+    TreeChecker.check(statement); // defense in depth: the engine re-checks what it runs
+    return new StatementRewriter(statement, explain);
+  }
+
+  JsonNode statement() {
+    return statement;
+  }
+
+  boolean explain() {
+    return explain;
+  }
+
+  /** SQL over the per-query views named in {@code views}. */
+  String render(Map<TableRef, String> views, SqlParser parser) {
+    JsonNode copy = statement.deepCopy();
+    replace(copy, views);
+    String sql = parser.deserialize(copy);
+    return explain ? "EXPLAIN " + sql : sql;
+  }
+
+  private static void replace(JsonNode node, Map<TableRef, String> views) {
+    if (node.isObject()
+        && node.path("type").asText().equals("BASE_TABLE")
+        && node.has("query_location")
+        && !node.path("catalog_name").asText().isEmpty()) {
+      TableRef ref = ScanAnalysis.ref(node);
+      String view = views.get(ref);
+      if (view == null) {
+        throw new LakeException(
+            ErrorCode.INTERNAL, "Table " + ref + " is not in the sealed snapshot set");
+      }
+      ObjectNode o = (ObjectNode) node;
+      o.put("alias", ScanAnalysis.alias(node));
+      o.put("catalog_name", "");
+      o.put("schema_name", "");
+      o.put("table_name", view);
+    }
+    node.forEach(child -> replace(child, views));
+  }
+}

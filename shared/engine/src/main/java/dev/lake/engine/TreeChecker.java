@@ -1,0 +1,187 @@
+package dev.lake.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.TableRef;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Walks a whole DuckDB parse tree (select lists, FROM, joins, subqueries, CTEs, set operations,
+ * modifiers, every expression) and rejects what lake does not run. Collects the lake tables read.
+ */
+final class TreeChecker {
+  /** Table-reference node types that may appear in FROM. */
+  private static final Set<String> TABLE_REF_TYPES =
+      Set.of(
+          "BASE_TABLE",
+          "JOIN",
+          "SUBQUERY",
+          "TABLE_FUNCTION",
+          "EXPRESSION_LIST",
+          "EMPTY",
+          "PIVOT",
+          "SHOW_REF",
+          "COLUMN_DATA",
+          "DELIM_GET",
+          "CTE",
+          "INVALID");
+
+  private static final Set<String> ALLOWED_TABLE_REFS =
+      Set.of(
+          "BASE_TABLE", "JOIN", "SUBQUERY", "TABLE_FUNCTION", "EXPRESSION_LIST", "EMPTY", "PIVOT");
+
+  private final Deque<Set<String>> cteScopes = new ArrayDeque<>();
+  private final Set<TableRef> tables = new TreeSet<>();
+
+  /** Checks one statement (an element of {@code statements}) and returns the tables it reads. */
+  static Set<TableRef> check(JsonNode statement) {
+    TreeChecker checker = new TreeChecker();
+    for (JsonNode p : statement.path("named_param_map")) {
+      String key = p.path("key").asText();
+      if (!key.chars().allMatch(Character::isDigit)) {
+        throw new LakeException(
+            ErrorCode.INVALID_SQL,
+            "Named parameters ($" + key + ") are not supported; use ? or $1, $2, ...");
+      }
+    }
+    checker.walk(statement.path("node"));
+    return checker.tables;
+  }
+
+  private void walk(JsonNode node) {
+    if (node.isArray()) {
+      for (JsonNode child : node) {
+        walk(child);
+      }
+      return;
+    }
+    if (!node.isObject()) {
+      return;
+    }
+    boolean scoped = false;
+    JsonNode cteMap = node.path("cte_map").path("map");
+    if (cteMap.isArray() && cteMap.size() > 0) {
+      Set<String> names = new HashSet<>();
+      for (JsonNode entry : cteMap) {
+        names.add(entry.path("key").asText().toLowerCase(Locale.ROOT));
+      }
+      cteScopes.push(names);
+      scoped = true;
+    }
+    try {
+      if (node.has("class")) {
+        checkExpression(node);
+      } else if (isTableRef(node)) {
+        checkTableRef(node);
+      }
+      for (JsonNode child : node) {
+        walk(child);
+      }
+    } finally {
+      if (scoped) {
+        cteScopes.pop();
+      }
+    }
+  }
+
+  private static boolean isTableRef(JsonNode node) {
+    return node.has("type")
+        && node.has("alias")
+        && node.has("query_location")
+        && TABLE_REF_TYPES.contains(node.path("type").asText());
+  }
+
+  private void checkTableRef(JsonNode ref) {
+    String type = ref.path("type").asText();
+    if (type.equals("SHOW_REF")) {
+      throw notAllowed("DESCRIBE, SHOW and SUMMARIZE are not allowed");
+    }
+    if (!ALLOWED_TABLE_REFS.contains(type)) {
+      throw notAllowed("Table reference of type " + type + " is not allowed");
+    }
+    if (type.equals("TABLE_FUNCTION")) {
+      JsonNode fn = ref.path("function");
+      String name = fn.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if (!AdmissionRules.TABLE_FUNCTIONS.contains(name)
+          || !fn.path("schema").asText().isEmpty()
+          || !fn.path("catalog").asText().isEmpty()) {
+        throw notAllowed(
+            "Table function "
+                + name
+                + "() is not allowed in FROM; only range, generate_series and unnest are");
+      }
+    }
+    if (type.equals("BASE_TABLE")) {
+      checkBaseTable(ref);
+    }
+  }
+
+  private void checkBaseTable(JsonNode ref) {
+    String catalog = ref.path("catalog_name").asText();
+    String schema = ref.path("schema_name").asText();
+    String table = ref.path("table_name").asText();
+    if (!ref.path("at_clause").isNull() && !ref.path("at_clause").isMissingNode()) {
+      throw notAllowed(
+          "AT (VERSION/TIMESTAMP) time travel is not allowed; lake pins table snapshots itself");
+    }
+    if (catalog.isEmpty() && schema.isEmpty() && inCteScope(table)) {
+      return;
+    }
+    if (catalog.isEmpty() || schema.isEmpty()) {
+      if (table.contains("/") || table.contains(":") || table.contains(".")) {
+        throw notAllowed(
+            "'"
+                + table
+                + "' looks like a file or URL; only catalog.namespace.table names are read");
+      }
+      String shown = schema.isEmpty() ? table : schema + "." + table;
+      throw notAllowed("Table '" + shown + "' must be fully qualified as catalog.namespace.table");
+    }
+    if (AdmissionRules.INTERNAL_CATALOGS.contains(catalog.toLowerCase(Locale.ROOT))) {
+      throw notAllowed("DuckDB's internal catalog '" + catalog + "' cannot be read");
+    }
+    try {
+      tables.add(new TableRef(catalog, schema, table));
+    } catch (LakeException | IllegalArgumentException e) {
+      throw notAllowed("Invalid table name: " + e.getMessage());
+    }
+  }
+
+  private boolean inCteScope(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    for (Set<String> scope : cteScopes) {
+      if (scope.contains(n)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void checkExpression(JsonNode expr) {
+    if (!expr.path("class").asText().equals("FUNCTION")) {
+      return;
+    }
+    String name = expr.path("function_name").asText().toLowerCase(Locale.ROOT);
+    String schema = expr.path("schema").asText();
+    String catalog = expr.path("catalog").asText();
+    if (AdmissionRules.deniedFunction(name)) {
+      throw notAllowed(
+          "Function "
+              + name
+              + "() is not allowed: it reads files, URLs, settings or host metadata");
+    }
+    if (!catalog.isEmpty() || !(schema.isEmpty() || schema.equals("main"))) {
+      throw notAllowed("Qualified function names are not allowed: " + schema + "." + name + "()");
+    }
+  }
+
+  private static LakeException notAllowed(String message) {
+    return new LakeException(ErrorCode.SQL_NOT_ALLOWED, message);
+  }
+}

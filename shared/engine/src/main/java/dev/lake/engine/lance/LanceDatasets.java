@@ -1,0 +1,91 @@
+package dev.lake.engine.lance;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.WriteDatasetBuilder;
+import org.lance.WriteParams;
+
+/** Writing and inspecting Lance datasets, for demo data, the CLI and tests. */
+public final class LanceDatasets {
+  private LanceDatasets() {}
+
+  /**
+   * Writes {@code reader} (which Lance closes) as a new version: appended, or replacing the
+   * dataset's rows (creating it if needed). Returns the new version.
+   */
+  public static long write(
+      String location, ArrowReader reader, BufferAllocator allocator, boolean append) {
+    return write(location, reader, allocator, append, 0);
+  }
+
+  /** As {@link #write(String, ArrowReader, BufferAllocator, boolean)}; rows per file if > 0. */
+  public static long write(
+      String location,
+      ArrowReader reader,
+      BufferAllocator allocator,
+      boolean append,
+      int maxRowsPerFile) {
+    requireNonNull(location, "location is null");
+    requireNonNull(reader, "reader is null");
+    boolean exists = exists(location);
+    WriteParams.WriteMode mode =
+        append && exists
+            ? WriteParams.WriteMode.APPEND
+            : exists ? WriteParams.WriteMode.OVERWRITE : WriteParams.WriteMode.CREATE;
+    WriteDatasetBuilder builder =
+        Dataset.write().allocator(allocator).reader(reader).uri(location).mode(mode);
+    if (maxRowsPerFile > 0) {
+      builder.maxRowsPerFile(maxRowsPerFile);
+    }
+    try (Dataset ds = builder.execute()) {
+      return ds.version();
+    }
+  }
+
+  /** The latest version of the dataset at {@code location}. */
+  public static long latestVersion(String location, BufferAllocator allocator) {
+    try (Dataset ds = Dataset.open().allocator(allocator).uri(location).build()) {
+      return ds.latestVersion();
+    }
+  }
+
+  /** Whether a readable dataset exists at {@code location}. */
+  public static boolean exists(String location) {
+    Path versions = localPath(location).resolve("_versions");
+    return Files.isDirectory(versions);
+  }
+
+  /**
+   * Makes one version unreadable by deleting its manifest (both Lance manifest naming schemes are
+   * handled). For tests of snapshot retention; local datasets only.
+   */
+  public static void removeVersion(String location, long version) {
+    Path dir = localPath(location).resolve("_versions");
+    String v1 = version + ".manifest";
+    // Lance's V2 manifest naming is u64::MAX - version, zero-padded to 20 digits
+    String v2 = String.format(Locale.ROOT, "%20s", Long.toUnsignedString(-1L - version));
+    v2 = v2.replace(' ', '0') + ".manifest";
+    try {
+      boolean removed = Files.deleteIfExists(dir.resolve(v1));
+      removed |= Files.deleteIfExists(dir.resolve(v2));
+      if (!removed) {
+        throw new IllegalArgumentException("version " + version + " has no manifest to remove");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove version " + version, e);
+    }
+  }
+
+  private static Path localPath(String location) {
+    String l = location.startsWith("file://") ? location.substring("file://".length()) : location;
+    return Path.of(l);
+  }
+}
