@@ -1,0 +1,78 @@
+package dev.lake.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.lake.core.TableReader;
+import dev.lake.core.TableResolver;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The entry point of Iceberg federation: one connection to the deployment's Iceberg REST catalog,
+ * and the two ports lake needs from it. Wire {@link #resolver()} into core {@code Catalogs} (it
+ * serves the {@code iceberg} catalog) and {@link #reader()} into the engine's table readers (it
+ * reads {@code IcebergSnapshot}s). Close it at shutdown.
+ *
+ * <pre>{@code
+ * IcebergFederation iceberg = IcebergFederation.connect(
+ *     IcebergConfig.fromFlags("http://127.0.0.1:8181", null, "demo"), allocator);
+ * Catalogs catalogs = new Catalogs(List.of(lakeResolver, iceberg.resolver()));
+ * List<TableReader> readers = List.of(lanceReader, iceberg.reader());
+ * }</pre>
+ */
+public final class IcebergFederation implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergFederation.class);
+
+  private final CatalogClient client;
+  private final IcebergResolver resolver;
+  private final IcebergReader reader;
+
+  private IcebergFederation(CatalogClient client, IcebergResolver resolver, IcebergReader reader) {
+    this.client = client;
+    this.resolver = resolver;
+    this.reader = reader;
+  }
+
+  /**
+   * Connects to the catalog (its config endpoint and, with OAuth2, its token endpoint). Fails with
+   * {@code EXTERNAL_UNAVAILABLE} if the catalog cannot be reached; the message never holds secrets.
+   *
+   * @param allocator reserved for readers that need a parent allocator; scans allocate from the
+   *     allocator the engine passes per scan
+   */
+  public static IcebergFederation connect(IcebergConfig config, BufferAllocator allocator) {
+    requireNonNull(config, "config is null");
+    requireNonNull(allocator, "allocator is null");
+    CatalogClient client = CatalogClient.connect(config);
+    SnapshotCache cache =
+        new SnapshotCache(config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
+    IcebergResolver resolver = new IcebergResolver(config, client, cache);
+    LOG.info("Iceberg federation connected: {}", config);
+    return new IcebergFederation(
+        client, resolver, new IcebergReader(resolver, client.catalogName()));
+  }
+
+  /**
+   * The resolver of the {@code iceberg} catalog (allowlist, snapshot cache, fail-closed verify).
+   */
+  public TableResolver resolver() {
+    return resolver;
+  }
+
+  /** The reader of {@code IcebergSnapshot}s (pinned planning, deletes applied, Arrow streams). */
+  public TableReader reader() {
+    return reader;
+  }
+
+  /** How many data files scans have planned so far (after partition and file pruning). */
+  public long plannedDataFiles() {
+    return reader.plannedFiles();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}
