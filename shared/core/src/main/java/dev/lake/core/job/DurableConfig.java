@@ -1,0 +1,46 @@
+package dev.lake.core.job;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * Settings of the durable tier's front-door side, validated once.
+ *
+ * @param resultPrefix object-key prefix of all results, {@code ""} for the store root (default
+ *     {@code results})
+ * @param jobTtl how long a job and its poll descriptor live (default 24 h, 1 min - 30 d); results
+ *     live {@link ResultConfig#resultTtl} from completion, capped at the job's expiry
+ * @param partTicketTtl lifetime of one part ticket (default 15 min, 10 s - 24 h), capped at the
+ *     result's expiry; polling again issues fresh tickets
+ * @param results result bounds shared with the worker
+ */
+public record DurableConfig(
+    String resultPrefix, Duration jobTtl, Duration partTicketTtl, ResultConfig results) {
+  public static final String DEFAULT_RESULT_PREFIX = "results";
+  public static final Duration DEFAULT_JOB_TTL = Duration.ofHours(24);
+  public static final Duration DEFAULT_PART_TICKET_TTL = Duration.ofMinutes(15);
+
+  public DurableConfig {
+    requireNonNull(resultPrefix, "resultPrefix is null");
+    requireNonNull(jobTtl, "jobTtl is null");
+    requireNonNull(partTicketTtl, "partTicketTtl is null");
+    requireNonNull(results, "results is null");
+    if (!resultPrefix.isEmpty() && !resultPrefix.matches("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")) {
+      throw new IllegalArgumentException("resultPrefix must be empty or a relative key prefix");
+    }
+    if (jobTtl.compareTo(Duration.ofMinutes(1)) < 0 || jobTtl.compareTo(Duration.ofDays(30)) > 0) {
+      throw new IllegalArgumentException("jobTtl must be between 1 min and 30 d: " + jobTtl);
+    }
+    if (partTicketTtl.compareTo(Duration.ofSeconds(10)) < 0
+        || partTicketTtl.compareTo(Duration.ofHours(24)) > 0) {
+      throw new IllegalArgumentException(
+          "partTicketTtl must be between 10 s and 24 h: " + partTicketTtl);
+    }
+  }
+
+  public static DurableConfig defaults() {
+    return new DurableConfig(
+        DEFAULT_RESULT_PREFIX, DEFAULT_JOB_TTL, DEFAULT_PART_TICKET_TTL, ResultConfig.defaults());
+  }
+}

@@ -1,0 +1,314 @@
+package dev.lake.core.job;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.ObjectStore;
+import dev.lake.core.Principal;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.job.JobStatus.CancelOutcome;
+import dev.lake.core.job.JobStatus.PartTicket;
+import dev.lake.core.ticket.TicketKind;
+import dev.lake.core.ticket.TicketSealer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The durable tier as the front door sees it: submit, poll, cancel, download. Callers pass already
+ * admitted, authorized and resolved statements (the same path as GetFlightInfo); this service
+ * speaks no Flight types, so the producer only translates.
+ *
+ * <p>Identity: a poll descriptor or part ticket only opens for the principal it was sealed for, and
+ * a job of another principal answers exactly like a job that does not exist.
+ */
+public final class DurableQueries {
+  private static final int CAS_ATTEMPTS = 8;
+
+  private final JobStore jobs;
+  private final JobQueue queue;
+  private final ObjectStore objects;
+  private final TicketSealer tickets;
+  private final EnvelopeSealer envelopes;
+  private final ResultReader reader;
+  private final DurableConfig config;
+  private final Clock clock;
+  private final Cache<String, ResultManifest> manifests =
+      Caffeine.newBuilder().maximumSize(1024).build();
+
+  public DurableQueries(
+      JobStore jobs,
+      JobQueue queue,
+      ObjectStore objects,
+      TicketSealer tickets,
+      EnvelopeSealer envelopes,
+      DurableConfig config,
+      Clock clock) {
+    this.jobs = requireNonNull(jobs, "jobs is null");
+    this.queue = requireNonNull(queue, "queue is null");
+    this.objects = requireNonNull(objects, "objects is null");
+    this.tickets = requireNonNull(tickets, "tickets is null");
+    this.envelopes = requireNonNull(envelopes, "envelopes is null");
+    this.config = requireNonNull(config, "config is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.reader = new ResultReader(objects, config.results());
+  }
+
+  /**
+   * Creates the job for an admitted statement (or finds the one a resend created) and enqueues it.
+   *
+   * @param submissionId the client's {@link SubmissionIds#HEADER} value, if sent
+   * @param plannedSchema the schema GetFlightInfo would publish, shown until the result exists
+   */
+  public JobStatus submit(
+      Principal principal,
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      Schema plannedSchema,
+      Optional<String> submissionId) {
+    requireNonNull(principal, "principal is null");
+    requireNonNull(query, "query is null");
+    requireNonNull(parameters, "parameters is null");
+    requireNonNull(snapshots, "snapshots is null");
+    requireNonNull(plannedSchema, "plannedSchema is null");
+    String submission =
+        SubmissionIds.resolve(submissionId, principal, query.sql(), parameters, snapshots);
+    String jobId = SubmissionIds.jobId(principal.tenant(), principal.id(), submission);
+    String fingerprint =
+        SubmissionIds.fingerprint(query.kind().name(), query.sql(), parameters, snapshots);
+    JobEnvelope envelope =
+        new JobEnvelope(
+            query.sql(), query.kind(), parameters, snapshots, principal, plannedSchema.toJson());
+    Instant now = clock.instant();
+    Job fresh =
+        Job.pending(
+            jobId,
+            principal.tenant(),
+            principal.id(),
+            fingerprint,
+            envelopes.seal(jobId, envelope),
+            now,
+            now.plus(config.jobTtl()));
+    Job job = create(fresh, now);
+    if (!job.fingerprint().equals(fingerprint)) {
+      throw new LakeException(
+          ErrorCode.INVALID_ARGUMENT,
+          "Submission id was already used for a different statement; choose a new "
+              + SubmissionIds.HEADER);
+    }
+    if (job.state() == JobState.PENDING) {
+      // also heals a lost enqueue: a resend re-sends, and duplicate messages are harmless
+      queue.send(job.id());
+    }
+    return status(principal, job);
+  }
+
+  /** The job's current status; see the class comment for identity rules. */
+  public JobStatus poll(Principal principal, byte[] descriptor) {
+    return status(principal, load(principal, descriptor).orElseThrow(DurableQueries::unknownJob));
+  }
+
+  /**
+   * Polls until the job is done or {@code budget} passed (backing off 25 ms to 500 ms). Serves
+   * long-polling PollFlightInfo and the GetFlightInfo wait budget of clients that never poll.
+   */
+  public JobStatus await(Principal principal, byte[] descriptor, Duration budget) {
+    long deadline = System.nanoTime() + budget.toNanos();
+    long sleep = 25;
+    while (true) {
+      JobStatus status = poll(principal, descriptor);
+      long left = (deadline - System.nanoTime()) / 1_000_000;
+      if (status.done() || left <= 0) {
+        return status;
+      }
+      try {
+        Thread.sleep(Math.min(sleep, left));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LakeException(ErrorCode.CANCELLED, "Waiting for the query was interrupted");
+      }
+      sleep = Math.min(sleep * 2, 500);
+    }
+  }
+
+  /** Cancels the job; a running worker notices at its next lease renewal. */
+  public CancelOutcome cancel(Principal principal, byte[] descriptor) {
+    Optional<Job> found = load(principal, descriptor);
+    for (int i = 0; i < CAS_ATTEMPTS && found.isPresent(); i++) {
+      Job job = found.get();
+      switch (job.state()) {
+        case CANCELLED:
+          return CancelOutcome.CANCELLED;
+        case SUCCEEDED:
+        case FAILED:
+          return CancelOutcome.NOT_CANCELLABLE;
+        default:
+          break;
+      }
+      JobStore.CasResult result = jobs.compareAndSet(job.version(), job.cancel(clock.instant()));
+      if (result.applied()) {
+        return job.state() == JobState.RUNNING ? CancelOutcome.CANCELLING : CancelOutcome.CANCELLED;
+      }
+      found = Optional.of(result.current());
+    }
+    if (found.isEmpty()) {
+      return CancelOutcome.NOT_FOUND;
+    }
+    throw new LakeException(
+        ErrorCode.EXTERNAL_UNAVAILABLE, "The job changed too often to cancel; try again");
+  }
+
+  /** Opens exactly the part a RESULT_PART ticket names; the caller closes the reader. */
+  public ArrowReader openPart(Principal principal, byte[] ticket, BufferAllocator allocator) {
+    JsonNode claims = tickets.unseal(ticket, TicketKind.RESULT_PART, principal);
+    String key = claims.path("key").asText("");
+    long bytes = claims.path("bytes").asLong(-1);
+    if (key.isEmpty() || bytes < 0) {
+      throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
+    }
+    return reader.open(key, bytes, allocator);
+  }
+
+  private Job create(Job fresh, Instant now) {
+    JobStore.CreateResult created = jobs.createIfAbsent(fresh);
+    Job job = created.job();
+    if (created instanceof JobStore.CreateResult.Existing && job.expired(now)) {
+      // an expired record the store has not reaped yet: start over under the same id
+      Job restarted =
+          new Job(
+              fresh.id(),
+              fresh.tenant(),
+              fresh.principal(),
+              JobState.PENDING,
+              job.version() + 1,
+              Optional.empty(),
+              0,
+              Optional.empty(),
+              fresh.fingerprint(),
+              fresh.envelope(),
+              0,
+              0,
+              Optional.empty(),
+              Optional.empty(),
+              now,
+              now,
+              fresh.expiresAt());
+      job = jobs.compareAndSet(job.version(), restarted).current();
+    }
+    return job;
+  }
+
+  private Optional<Job> load(Principal principal, byte[] descriptor) {
+    requireNonNull(principal, "principal is null");
+    requireNonNull(descriptor, "descriptor is null");
+    JsonNode claims;
+    try {
+      claims = tickets.unseal(descriptor, TicketKind.JOB, principal);
+    } catch (LakeException e) {
+      if (e.code() == ErrorCode.TICKET_FOREIGN) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+    String id = claims.path("job").asText("");
+    if (id.isEmpty()) {
+      throw new LakeException(ErrorCode.TICKET_INVALID, "Poll descriptor is malformed");
+    }
+    return jobs.find(id)
+        .filter(j -> j.tenant().equals(principal.tenant()) && j.principal().equals(principal.id()))
+        .filter(j -> !j.expired(clock.instant()));
+  }
+
+  private JobStatus status(Principal principal, Job job) {
+    Instant now = clock.instant();
+    Duration left = Duration.between(now, job.expiresAt());
+    if (left.isNegative() || left.isZero()) {
+      throw unknownJob();
+    }
+    ObjectNode payload = JsonNodeFactory.instance.objectNode().put("job", job.id());
+    byte[] descriptor = tickets.seal(TicketKind.JOB, principal, left, payload);
+    if (job.state() != JobState.SUCCEEDED) {
+      return new JobStatus(
+          job.id(),
+          job.state(),
+          descriptor,
+          job.expiresAt(),
+          envelopes.open(job).schema(),
+          job.progress(),
+          List.of(),
+          job.failure());
+    }
+    ResultManifest manifest = manifest(job.manifestKey().orElseThrow());
+    if (!manifest.expiresAt().isAfter(now)) {
+      throw new LakeException(ErrorCode.NOT_FOUND, "The result expired; submit the query again");
+    }
+    Instant ticketExpiry = min(now.plus(config.partTicketTtl()), manifest.expiresAt());
+    List<PartTicket> parts = new ArrayList<>();
+    for (PartRef part : manifest.parts()) {
+      ObjectNode claims =
+          JsonNodeFactory.instance
+              .objectNode()
+              .put("job", job.id())
+              .put("query", manifest.queryId())
+              .put("part", part.index())
+              .put("key", part.key())
+              .put("bytes", part.bytes());
+      byte[] ticket =
+          tickets.seal(
+              TicketKind.RESULT_PART, principal, Duration.between(now, ticketExpiry), claims);
+      parts.add(new PartTicket(part.index(), ticket, part.rows(), part.bytes(), ticketExpiry));
+    }
+    return new JobStatus(
+        job.id(),
+        job.state(),
+        descriptor,
+        min(job.expiresAt(), manifest.expiresAt()),
+        manifest.schema(),
+        1,
+        parts,
+        Optional.empty());
+  }
+
+  private ResultManifest manifest(String key) {
+    ResultManifest cached = manifests.getIfPresent(key);
+    if (cached != null) {
+      return cached;
+    }
+    Optional<InputStream> in = objects.find(key);
+    if (in.isEmpty()) {
+      throw new LakeException(ErrorCode.NOT_FOUND, "The result expired; submit the query again");
+    }
+    try (InputStream stream = in.get()) {
+      ResultManifest manifest =
+          ResultManifest.fromJson(stream.readNBytes(config.results().maxMetadataBytes() * 4));
+      manifests.put(key, manifest);
+      return manifest;
+    } catch (IOException e) {
+      throw new LakeException(ErrorCode.EXTERNAL_UNAVAILABLE, "Cannot read the result manifest");
+    }
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  private static LakeException unknownJob() {
+    return new LakeException(ErrorCode.NOT_FOUND, "Unknown or expired job; submit the query again");
+  }
+}

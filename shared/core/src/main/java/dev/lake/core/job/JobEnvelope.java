@@ -1,0 +1,86 @@
+package dev.lake.core.job;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.Principal;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.ticket.ParameterCodec;
+import dev.lake.core.ticket.SnapshotCodec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * What a worker needs to run a job, sealed into {@link Job#envelope()}: the admitted statement, its
+ * parameters, its exact snapshots, the principal as authorized at submission (grants are re-checked
+ * by {@code Catalogs.verifyAll} in the worker) and the planned schema. Never credentials, never
+ * source bytes.
+ */
+public record JobEnvelope(
+    String sql,
+    AdmittedQuery.Kind kind,
+    List<Object> parameters,
+    SnapshotSet snapshots,
+    Principal principal,
+    String schemaJson) {
+  public JobEnvelope {
+    requireNonNull(sql, "sql is null");
+    requireNonNull(kind, "kind is null");
+    requireNonNull(snapshots, "snapshots is null");
+    requireNonNull(principal, "principal is null");
+    requireNonNull(schemaJson, "schemaJson is null");
+    // parameters may hold SQL NULLs, so List.copyOf does not apply
+    parameters =
+        Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters")));
+  }
+
+  /** The admitted query again: the tables are exactly the sealed snapshot set's. */
+  public AdmittedQuery query() {
+    return new AdmittedQuery(sql, kind, new TreeSet<>(snapshots.snapshots().keySet()));
+  }
+
+  public Schema schema() {
+    try {
+      return Schema.fromJSON(schemaJson);
+    } catch (IOException e) {
+      throw new LakeException(ErrorCode.INTERNAL, "Job envelope has an unreadable schema", e);
+    }
+  }
+
+  JsonNode toJson() {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("sql", sql);
+    n.put("kind", kind.name());
+    n.set("parameters", ParameterCodec.toJson(parameters));
+    n.set("snapshots", SnapshotCodec.toJson(snapshots));
+    n.put("tenant", principal.tenant());
+    n.put("principal", principal.id());
+    ArrayNode grants = n.putArray("grants");
+    new TreeSet<>(principal.grants()).forEach(grants::add);
+    n.put("schema", schemaJson);
+    return n;
+  }
+
+  static JobEnvelope fromJson(JsonNode n) {
+    Set<String> grants = new TreeSet<>();
+    n.path("grants").forEach(g -> grants.add(g.asText()));
+    return new JobEnvelope(
+        n.path("sql").asText(),
+        AdmittedQuery.Kind.valueOf(n.path("kind").asText()),
+        ParameterCodec.fromJson(n.get("parameters")),
+        SnapshotCodec.fromJson(n.get("snapshots")),
+        new Principal(n.path("tenant").asText(), n.path("principal").asText(), grants),
+        n.path("schema").asText());
+  }
+}

@@ -1,0 +1,60 @@
+package dev.lake.core.job;
+
+import java.time.Duration;
+
+/**
+ * Bounds of durable results, shared by the writer (worker) and the reader (DoGet), validated once.
+ *
+ * @param maxPartBytes a part is closed once it holds this many bytes (default 64 MiB, 1 KiB - 4
+ *     GiB); it may exceed it by at most one message
+ * @param maxPartRows a part never holds more rows (default 4,000,000, 1 - 2^31-1)
+ * @param maxMessageBytes the largest IPC message body written or accepted (default 64 MiB, 1 KiB -
+ *     1 GiB); the writer splits larger batches, the reader rejects them before allocating
+ * @param maxBatchRows the most rows in one IPC batch, written or accepted (default 1,000,000)
+ * @param maxMetadataBytes the largest IPC message header accepted (default 1 MiB, 1 KiB - 16 MiB)
+ * @param resultTtl how long a published result stays downloadable (default 24 h, 1 min - 30 d)
+ */
+public record ResultConfig(
+    long maxPartBytes,
+    long maxPartRows,
+    long maxMessageBytes,
+    int maxBatchRows,
+    int maxMetadataBytes,
+    Duration resultTtl) {
+  public static final long DEFAULT_MAX_PART_BYTES = 64L << 20;
+  public static final long DEFAULT_MAX_PART_ROWS = 4_000_000;
+  public static final long DEFAULT_MAX_MESSAGE_BYTES = 64L << 20;
+  public static final int DEFAULT_MAX_BATCH_ROWS = 1_000_000;
+  public static final int DEFAULT_MAX_METADATA_BYTES = 1 << 20;
+  public static final Duration DEFAULT_RESULT_TTL = Duration.ofHours(24);
+
+  public ResultConfig {
+    java.util.Objects.requireNonNull(resultTtl, "resultTtl is null");
+    check("maxPartBytes", maxPartBytes, 1024, 4L << 30);
+    check("maxPartRows", maxPartRows, 1, Integer.MAX_VALUE);
+    check("maxMessageBytes", maxMessageBytes, 1024, 1L << 30);
+    check("maxBatchRows", maxBatchRows, 1, Integer.MAX_VALUE);
+    check("maxMetadataBytes", maxMetadataBytes, 1024, 16 << 20);
+    if (resultTtl.compareTo(Duration.ofMinutes(1)) < 0
+        || resultTtl.compareTo(Duration.ofDays(30)) > 0) {
+      throw new IllegalArgumentException("resultTtl must be between 1 min and 30 d: " + resultTtl);
+    }
+  }
+
+  public static ResultConfig defaults() {
+    return new ResultConfig(
+        DEFAULT_MAX_PART_BYTES,
+        DEFAULT_MAX_PART_ROWS,
+        DEFAULT_MAX_MESSAGE_BYTES,
+        DEFAULT_MAX_BATCH_ROWS,
+        DEFAULT_MAX_METADATA_BYTES,
+        DEFAULT_RESULT_TTL);
+  }
+
+  private static void check(String name, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          name + " must be between " + min + " and " + max + ": " + value);
+    }
+  }
+}

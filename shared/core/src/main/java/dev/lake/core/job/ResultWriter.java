@@ -1,0 +1,229 @@
+package dev.lake.core.job;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.ObjectStore;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Materializes a result stream as bounded Arrow IPC stream parts ({@code part-00000.arrow}, ...)
+ * under one result directory, streaming each part through {@link ObjectStore#create} so no more
+ * than one batch is held at a time. Batches above {@link ResultConfig#maxMessageBytes} or {@link
+ * ResultConfig#maxBatchRows} are split, so every part passes the reader's framing check.
+ *
+ * <p>On any failure (including a {@link Listener} that throws to cancel) the open upload is aborted
+ * and every completed part deleted before the exception propagates: nothing is left behind and no
+ * manifest is written. {@link #publish} writes the manifest, exactly once, after all parts.
+ */
+public final class ResultWriter {
+  /** Sees progress after each batch; throwing aborts the write (cancellation, lost lease). */
+  public interface Listener {
+    void afterBatch(long rowsSoFar, int partsSoFar);
+  }
+
+  private final ObjectStore store;
+  private final ResultConfig config;
+
+  public ResultWriter(ObjectStore store, ResultConfig config) {
+    this.store = requireNonNull(store, "store is null");
+    this.config = requireNonNull(config, "config is null");
+  }
+
+  /** The result directory of one attempt: {@code <prefix>/<tenant>/<queryId>}. */
+  public static String directory(String resultPrefix, String tenant, String queryId) {
+    String dir = tenant + "/" + queryId;
+    return resultPrefix.isEmpty() ? dir : resultPrefix + "/" + dir;
+  }
+
+  public static String partKey(String directory, int index) {
+    return directory + String.format(java.util.Locale.ROOT, "/part-%05d.arrow", index);
+  }
+
+  public static String manifestKey(String directory) {
+    return directory + "/" + ResultManifest.FILE_NAME;
+  }
+
+  /** Writes every batch of {@code reader} into parts under {@code directory}. */
+  public List<PartRef> writeParts(String directory, ArrowReader reader, Listener listener) {
+    requireNonNull(directory, "directory is null");
+    requireNonNull(reader, "reader is null");
+    requireNonNull(listener, "listener is null");
+    List<PartRef> parts = new ArrayList<>();
+    PartOut part = null;
+    long rows = 0;
+    try {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      checkNoDictionaries(root.getSchema());
+      while (reader.loadNextBatch()) {
+        int count = root.getRowCount();
+        int offset = 0;
+        while (offset < count) {
+          if (part == null) {
+            part = new PartOut(partKey(directory, parts.size()), root.getSchema());
+          }
+          int room = (int) Math.min(config.maxPartRows() - part.rows, config.maxBatchRows());
+          int chunk = Math.min(count - offset, room);
+          writeChunk(part, root, offset, chunk);
+          offset += chunk;
+          if (part.rows >= config.maxPartRows() || part.bytes() >= config.maxPartBytes()) {
+            parts.add(part.finish(parts.size()));
+            part = null;
+          }
+        }
+        rows += count;
+        listener.afterBatch(rows, parts.size());
+      }
+      if (part != null) {
+        parts.add(part.finish(parts.size()));
+        part = null;
+      }
+      return List.copyOf(parts);
+    } catch (IOException e) {
+      discard(part, parts);
+      throw new LakeException(ErrorCode.EXTERNAL_UNAVAILABLE, "Writing the result failed", e);
+    } catch (RuntimeException | Error e) {
+      discard(part, parts);
+      throw e;
+    }
+  }
+
+  /**
+   * Writes the manifest if none exists yet (conditional put); returns whether this call wrote it.
+   */
+  public boolean publish(String directory, ResultManifest manifest) {
+    return store.put(manifestKey(directory), manifest.toJson(), false);
+  }
+
+  /** Deletes everything under {@code directory}: manifest first, so a reader never sees a torso. */
+  public void discardAll(String directory) {
+    store.delete(manifestKey(directory));
+    for (String key : store.list(directory + "/")) {
+      store.delete(key);
+    }
+  }
+
+  private void discard(PartOut open, List<PartRef> completed) {
+    if (open != null) {
+      open.abort();
+    }
+    for (PartRef p : completed) {
+      try {
+        store.delete(p.key());
+      } catch (RuntimeException e) {
+        // best effort: lifecycle rules reap what a dead store leaves; keep the first error
+      }
+    }
+  }
+
+  /** Writes rows [offset, offset+length) as one message, halving while it is too large. */
+  private void writeChunk(PartOut part, VectorSchemaRoot root, int offset, int length)
+      throws IOException {
+    boolean whole = offset == 0 && length == root.getRowCount();
+    VectorSchemaRoot slice = whole ? root : root.slice(offset, length);
+    try {
+      VectorUnloader unloader = new VectorUnloader(slice);
+      try (ArrowRecordBatch batch = unloader.getRecordBatch()) {
+        if (batch.computeBodyLength() > config.maxMessageBytes()) {
+          if (length == 1) {
+            throw new LakeException(
+                ErrorCode.RESOURCE_EXHAUSTED,
+                "A single result row exceeds the durable message limit of "
+                    + config.maxMessageBytes()
+                    + " bytes");
+          }
+          int half = length / 2;
+          writeChunk(part, root, offset, half);
+          writeChunk(part, root, offset + half, length - half);
+          return;
+        }
+        MessageSerializer.serialize(part.channel, batch);
+        part.rows += length;
+      }
+    } finally {
+      if (!whole) {
+        slice.close();
+      }
+    }
+  }
+
+  private static void checkNoDictionaries(Schema schema) {
+    for (Field f : schema.getFields()) {
+      if (hasDictionary(f)) {
+        throw new LakeException(
+            ErrorCode.UNSUPPORTED, "Dictionary-encoded results cannot be materialized");
+      }
+    }
+  }
+
+  private static boolean hasDictionary(Field f) {
+    return f.getDictionary() != null || f.getChildren().stream().anyMatch(c -> hasDictionary(c));
+  }
+
+  /** One part being uploaded. */
+  private final class PartOut {
+    final String key;
+    final ObjectStore.Upload upload;
+    final WriteChannel channel;
+    long rows;
+
+    PartOut(String key, Schema schema) throws IOException {
+      this.key = key;
+      this.upload = store.create(key);
+      OutputStream out = upload.stream();
+      this.channel = new WriteChannel(Channels.newChannel(out));
+      try {
+        MessageSerializer.serialize(channel, schema);
+      } catch (IOException | RuntimeException e) {
+        upload.close();
+        throw e;
+      }
+    }
+
+    long bytes() {
+      return channel.getCurrentPosition();
+    }
+
+    PartRef finish(int index) throws IOException {
+      ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+      long size = channel.getCurrentPosition();
+      try {
+        upload.stream().flush();
+        upload.complete();
+      } catch (UncheckedIOException e) {
+        upload.close();
+        throw e.getCause();
+      } catch (RuntimeException e) {
+        upload.close();
+        throw e;
+      } finally {
+        upload.close();
+      }
+      return new PartRef(index, key, rows, size);
+    }
+
+    void abort() {
+      try {
+        upload.close();
+      } catch (RuntimeException e) {
+        // aborting after a failure: the original error matters more
+      }
+    }
+  }
+}

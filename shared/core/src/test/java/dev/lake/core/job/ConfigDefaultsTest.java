@@ -1,0 +1,43 @@
+package dev.lake.core.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ConfigDefaultsTest {
+  @Test
+  void resultConfig_defaults_areDocumentedValues() {
+    ResultConfig c = ResultConfig.defaults();
+    assertThat(c.maxPartBytes()).isEqualTo(64L << 20);
+    assertThat(c.maxPartRows()).isEqualTo(4_000_000);
+    assertThat(c.maxMessageBytes()).isEqualTo(64L << 20);
+    assertThat(c.maxBatchRows()).isEqualTo(1_000_000);
+    assertThat(c.maxMetadataBytes()).isEqualTo(1 << 20);
+    assertThat(c.resultTtl()).isEqualTo(Duration.ofHours(24));
+  }
+
+  @Test
+  void resultConfig_rejectsOutOfRange() {
+    assertThatThrownBy(() -> new ResultConfig(10, 1, 1024, 1, 1024, Duration.ofHours(1)))
+        .hasMessage("maxPartBytes must be between 1024 and 4294967296: 10");
+  }
+
+  @Test
+  void durableConfig_defaults_areDocumentedValues() {
+    DurableConfig c = DurableConfig.defaults();
+    assertThat(c.resultPrefix()).isEqualTo("results");
+    assertThat(c.jobTtl()).isEqualTo(Duration.ofHours(24));
+    assertThat(c.partTicketTtl()).isEqualTo(Duration.ofMinutes(15));
+  }
+
+  @Test
+  void durableConfig_rejectsAbsolutePrefix() {
+    assertThatThrownBy(
+            () ->
+                new DurableConfig(
+                    "/abs", Duration.ofHours(1), Duration.ofMinutes(1), ResultConfig.defaults()))
+        .hasMessage("resultPrefix must be empty or a relative key prefix");
+  }
+}

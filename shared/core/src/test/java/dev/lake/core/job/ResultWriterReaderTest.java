@@ -1,0 +1,213 @@
+package dev.lake.core.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.ObjectStore;
+import dev.lake.core.local.LocalObjectStore;
+import dev.lake.core.testing.TestArrow;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.flatbuf.BodyCompression;
+import org.apache.arrow.flatbuf.BodyCompressionMethod;
+import org.apache.arrow.flatbuf.CompressionType;
+import org.apache.arrow.flatbuf.Message;
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.flatbuf.MetadataVersion;
+import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultWriterReaderTest {
+  @TempDir Path dir;
+  private final BufferAllocator allocator = new RootAllocator();
+
+  @AfterEach
+  void close() {
+    allocator.close();
+  }
+
+  private static ResultConfig config(long partBytes, long partRows, int batchRows) {
+    return new ResultConfig(partBytes, partRows, 1 << 20, batchRows, 1 << 20, Duration.ofHours(1));
+  }
+
+  @Test
+  void writeParts_splitsByRows_andReadsBackEveryRowInOrder() {
+    // GIVEN 10 batches of 1,000 rows and parts capped at 3,000 rows, batches at 700
+    ObjectStore store = new LocalObjectStore(dir);
+    ResultWriter writer = new ResultWriter(store, config(1 << 30, 3_000, 700));
+    List<PartRef> parts;
+    // WHEN written
+    try (ArrowReader in = TestArrow.reader(allocator, 10, 1_000)) {
+      parts = writer.writeParts("r/acme/q1", in, (rows, n) -> {});
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    // THEN 4 parts hold 3000/3000/3000/1000 rows and read back as ids 0..9999
+    assertThat(parts).extracting(PartRef::rows).containsExactly(3_000L, 3_000L, 3_000L, 1_000L);
+    assertThat(parts.get(0).key()).isEqualTo("r/acme/q1/part-00000.arrow");
+    ResultReader reader = new ResultReader(store, config(1 << 30, 3_000, 700));
+    List<Long> ids = new ArrayList<>();
+    for (PartRef p : parts) {
+      assertThat(store.size(p.key())).contains(p.bytes());
+      ids.addAll(TestArrow.ids(reader.open(p.key(), p.bytes(), allocator)));
+    }
+    assertThat(ids).isEqualTo(TestArrow.range(10_000));
+  }
+
+  @Test
+  void writeParts_splitsBySize() {
+    // GIVEN parts capped at 16 KiB
+    ObjectStore store = new LocalObjectStore(dir);
+    ResultWriter writer = new ResultWriter(store, config(16 << 10, 1 << 30, 1_000));
+    // WHEN 20,000 rows are written
+    List<PartRef> parts;
+    try (ArrowReader in = TestArrow.reader(allocator, 4, 5_000)) {
+      parts = writer.writeParts("q", in, (r, n) -> {});
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    // THEN there are many parts, each at most one message past the cap
+    assertThat(parts.size()).isGreaterThan(5);
+    assertThat(parts).allSatisfy(p -> assertThat(p.bytes()).isLessThan((16 << 10) + 40_000));
+    assertThat(parts.stream().mapToLong(PartRef::rows).sum()).isEqualTo(20_000);
+  }
+
+  @Test
+  void writeParts_failingListener_abortsAndDeletesEveryPart() {
+    // GIVEN a listener that cancels after the third batch
+    ObjectStore store = new LocalObjectStore(dir);
+    ResultWriter writer = new ResultWriter(store, config(1 << 30, 1_000, 1_000));
+    // WHEN writing 10 batches
+    ArrowReader in = TestArrow.reader(allocator, 10, 1_000);
+    assertThatThrownBy(
+            () ->
+                writer.writeParts(
+                    "t/q",
+                    in,
+                    (rows, n) -> {
+                      if (rows >= 3_000) {
+                        throw new LakeException(ErrorCode.CANCELLED, "cancelled");
+                      }
+                    }))
+        .isInstanceOf(LakeException.class)
+        .hasMessage("cancelled");
+    try {
+      in.close();
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    // THEN nothing is left under the result directory
+    assertThat(store.list("t/")).isEmpty();
+  }
+
+  @Test
+  void reader_rejectsCompressedBody_beforeAllocating() {
+    // GIVEN a schema followed by a batch header declaring LZ4 compression
+    byte[] stream = concat(schemaOnly(), message(batchHeader(1, 8, true)), new byte[8]);
+    // WHEN read with an allocator too small to hold anything
+    // THEN the framing check rejects it
+    assertRejected(stream, "compressed record batch bodies are not accepted");
+  }
+
+  @Test
+  void reader_rejectsOversizedBody_beforeAllocating() {
+    // GIVEN a batch header claiming a 2 GiB body (not present)
+    byte[] stream = concat(schemaOnly(), message(batchHeader(1, 2L << 30, false)));
+    assertRejected(stream, "message body of 2147483648 bytes exceeds the limit");
+  }
+
+  @Test
+  void reader_rejectsOversizedHeader() {
+    // GIVEN a prefix announcing a 2 GiB flatbuffer header
+    ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0xFFFFFFFF).putInt(Integer.MAX_VALUE);
+    assertRejected(concat(schemaOnly(), b.array()), "exceeds the limit");
+  }
+
+  @Test
+  void reader_rejectsBatchWithTooManyRows() {
+    // GIVEN a well-formed stream whose batches exceed the reader's row bound
+    byte[] stream = TestArrow.ipc(allocator, 1, 500);
+    ResultReader reader = new ResultReader(new LocalObjectStore(dir), config(1 << 30, 1_000, 100));
+    try (BufferAllocator small = allocator.newChildAllocator("small", 0, 64 << 10)) {
+      assertThatThrownBy(() -> TestArrow.ids(reader.open(new ByteArrayInputStream(stream), small)))
+          .isInstanceOf(LakeException.class)
+          .hasMessageContaining("record batch of 500 rows exceeds the limit");
+    }
+  }
+
+  @Test
+  void reader_rejectsReplacedPart_bySize() {
+    ObjectStore store = new LocalObjectStore(dir);
+    store.put("p.arrow", TestArrow.ipc(allocator, 1, 10), true);
+    ResultReader reader = new ResultReader(store, ResultConfig.defaults());
+    assertThatThrownBy(() -> reader.open("p.arrow", 1, allocator))
+        .isInstanceOf(LakeException.class)
+        .hasMessage("Result part no longer exists; it expired or was replaced");
+  }
+
+  private void assertRejected(byte[] stream, String why) {
+    ResultReader reader = new ResultReader(new LocalObjectStore(dir), ResultConfig.defaults());
+    try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 4096)) {
+      assertThatThrownBy(() -> TestArrow.ids(reader.open(new ByteArrayInputStream(stream), tiny)))
+          .isInstanceOf(LakeException.class)
+          .hasMessageStartingWith("Result part rejected by framing check: ")
+          .hasMessageContaining(why);
+      assertThat(tiny.getAllocatedMemory()).isZero();
+    }
+  }
+
+  /** The schema message of a valid stream, without its end marker. */
+  private byte[] schemaOnly() {
+    byte[] valid = TestArrow.ipc(allocator, 0, 0);
+    return java.util.Arrays.copyOf(valid, valid.length - 8);
+  }
+
+  private static byte[] batchHeader(long rows, long bodyLength, boolean compressed) {
+    FlatBufferBuilder b = new FlatBufferBuilder();
+    int compression =
+        compressed
+            ? BodyCompression.createBodyCompression(
+                b, CompressionType.LZ4_FRAME, BodyCompressionMethod.BUFFER)
+            : 0;
+    RecordBatch.startNodesVector(b, 0);
+    int nodes = b.endVector();
+    RecordBatch.startBuffersVector(b, 0);
+    int buffers = b.endVector();
+    int batch = RecordBatch.createRecordBatch(b, rows, nodes, buffers, compression, 0);
+    int message =
+        Message.createMessage(
+            b, MetadataVersion.V5, MessageHeader.RecordBatch, batch, bodyLength, 0);
+    b.finish(message);
+    return b.sizedByteArray();
+  }
+
+  private static byte[] message(byte[] header) {
+    int padded = (header.length + 7) / 8 * 8;
+    ByteBuffer b = ByteBuffer.allocate(8 + padded).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0xFFFFFFFF).putInt(padded).put(header);
+    return b.array();
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    return out.toByteArray();
+  }
+}

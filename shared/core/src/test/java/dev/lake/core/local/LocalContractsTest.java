@@ -1,0 +1,60 @@
+package dev.lake.core.local;
+
+import dev.lake.core.KeyService;
+import dev.lake.core.ObjectStore;
+import dev.lake.core.contract.JobQueueContract;
+import dev.lake.core.contract.JobStoreContract;
+import dev.lake.core.contract.KeyServiceContract;
+import dev.lake.core.contract.ObjectStoreContract;
+import dev.lake.core.job.JobQueue;
+import dev.lake.core.job.JobStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The port contracts against the embedded (local-mode) implementations. */
+class LocalContractsTest {
+  @TempDir Path dir;
+
+  @Nested
+  class FileJobStoreContract extends JobStoreContract {
+    @Override
+    protected JobStore store() {
+      return new FileJobStore(dir.resolve("jobs-" + UUID.randomUUID()));
+    }
+  }
+
+  @Nested
+  class InProcessJobQueueContract extends JobQueueContract {
+    @Override
+    protected JobQueue queue() {
+      return new InProcessJobQueue(Duration.ofSeconds(1), Clock.systemUTC());
+    }
+  }
+
+  @Nested
+  class LocalObjectStoreContract extends ObjectStoreContract {
+    @Override
+    protected ObjectStore store() {
+      return new LocalObjectStore(dir.resolve("objects-" + UUID.randomUUID()));
+    }
+  }
+
+  @Nested
+  class LocalKeyRingContract extends KeyServiceContract {
+    private final String ring = "keyring-" + UUID.randomUUID() + ".json";
+
+    @Override
+    protected KeyService replica() {
+      return LocalKeyRing.loadOrCreate(dir.resolve(ring));
+    }
+
+    @Override
+    protected KeyService rotate(KeyService replica) {
+      return LocalKeyRing.rotate(dir.resolve(ring), LocalKeyRing.DEFAULT_MAX_KEYS);
+    }
+  }
+}
