@@ -1,0 +1,91 @@
+package dev.lake.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Settings of one bench run, validated once.
+ *
+ * @param scaleFactor TPC-H scale factor (default 1; quick runs use 0.1; 0.001 - 100)
+ * @param warmups untimed runs per side before measuring (default 3, 0 - 1000)
+ * @param iterations timed runs per side, interleaved across sides (default 15, 1 - 10000)
+ * @param out directory for results.jsonl, report.md and chart.svg
+ * @param cacheDir where generated data is kept per scale factor and reused
+ * @param only metric ids to run (empty = all)
+ * @param forkClient whether client loops run in a separate JVM (the honest default)
+ * @param jmhSeconds seconds per JMH warm-up and measurement iteration (default 1, 0 = tiny)
+ */
+public record BenchConfig(
+    double scaleFactor,
+    int warmups,
+    int iterations,
+    Path out,
+    Path cacheDir,
+    Set<String> only,
+    boolean forkClient,
+    int jmhSeconds) {
+  public static final double DEFAULT_SF = 1.0;
+  public static final double QUICK_SF = 0.1;
+  public static final int DEFAULT_WARMUPS = 3;
+  public static final int DEFAULT_ITERATIONS = 15;
+  public static final int QUICK_ITERATIONS = 7;
+  public static final Set<String> METRIC_IDS = Set.of("P1", "P2", "P3", "P4", "P5", "P6", "M1");
+
+  public BenchConfig {
+    requireNonNull(out, "out is null");
+    requireNonNull(cacheDir, "cacheDir is null");
+    only = Set.copyOf(requireNonNull(only, "only is null"));
+    if (!(scaleFactor >= 0.001 && scaleFactor <= 100)) {
+      throw new IllegalArgumentException(
+          "scale factor must be between 0.001 and 100: " + scaleFactor);
+    }
+    if (warmups < 0 || warmups > 1000) {
+      throw new IllegalArgumentException("warmups must be between 0 and 1000: " + warmups);
+    }
+    if (iterations < 1 || iterations > 10_000) {
+      throw new IllegalArgumentException("iterations must be between 1 and 10000: " + iterations);
+    }
+    if (jmhSeconds < 0 || jmhSeconds > 60) {
+      throw new IllegalArgumentException("jmhSeconds must be between 0 and 60: " + jmhSeconds);
+    }
+    for (String id : only) {
+      if (!METRIC_IDS.contains(id)) {
+        throw new IllegalArgumentException("unknown metric " + id + "; known: " + METRIC_IDS);
+      }
+    }
+  }
+
+  /** The full run at scale factor 1. */
+  public static BenchConfig defaults(Path out, Path cacheDir) {
+    return new BenchConfig(
+        DEFAULT_SF, DEFAULT_WARMUPS, DEFAULT_ITERATIONS, out, cacheDir, Set.of(), true, 1);
+  }
+
+  /** The quick run: scale factor 0.1, fewer iterations; finishes in under 3 minutes here. */
+  public static BenchConfig quick(Path out, Path cacheDir) {
+    return new BenchConfig(QUICK_SF, 2, QUICK_ITERATIONS, out, cacheDir, Set.of(), true, 1);
+  }
+
+  /** Timed runs per side for millisecond-scale requests (P1): many more than for big ones. */
+  public int smallIterations() {
+    return iterations * 20;
+  }
+
+  /** Warm-up runs per side for millisecond-scale requests (P1), enough for the JIT. */
+  public int smallWarmups() {
+    return warmups * 50;
+  }
+
+  public boolean runs(String metricId) {
+    return only.isEmpty() || only.contains(metricId);
+  }
+
+  /** The cache directory of this scale factor, e.g. {@code sf-0.1}. */
+  public Path dataDir() {
+    String sf = String.format(Locale.ROOT, "%s", scaleFactor).replaceAll("\\.0$", "");
+    return cacheDir.resolve("sf-" + sf);
+  }
+}

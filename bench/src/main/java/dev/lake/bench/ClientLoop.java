@@ -1,0 +1,115 @@
+package dev.lake.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lake.bench.ClientSpec.Group;
+import dev.lake.bench.ClientSpec.Outcome;
+import dev.lake.bench.ClientSpec.Samples;
+import dev.lake.bench.ClientSpec.Side;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * The client side of the bench. Runs every group of a {@link ClientSpec}: warm-up, then timed runs
+ * interleaved across the group's sides (the starting side rotates each iteration so neither side
+ * always runs first). Entry point of the client JVM: {@code ClientLoop <spec.json> <outcome.json>}.
+ */
+public final class ClientLoop {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private ClientLoop() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2) {
+      System.err.println("usage: ClientLoop <spec.json> <outcome.json>");
+      System.exit(2);
+    }
+    ClientSpec spec = JSON.readValue(Path.of(args[0]).toFile(), ClientSpec.class);
+    Outcome outcome = run(spec);
+    JSON.writeValue(Path.of(args[1]).toFile(), outcome);
+  }
+
+  /** Runs {@code spec} in this JVM. */
+  public static Outcome run(ClientSpec spec) throws Exception {
+    Map<String, Map<String, Samples>> groups = new LinkedHashMap<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        ClientSides sides = new ClientSides(allocator, spec.token())) {
+      for (Group group : spec.groups()) {
+        groups.put(group.name(), runGroup(spec, group, sides));
+      }
+    }
+    return new Outcome(groups);
+  }
+
+  private static Map<String, Samples> runGroup(ClientSpec spec, Group group, ClientSides sides)
+      throws Exception {
+    for (Side side : group.sides()) {
+      sides.prepare(side);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(group.concurrency());
+    try {
+      for (int w = 0; w < spec.warmups(); w++) {
+        for (Side side : group.sides()) {
+          timedRun(pool, group.concurrency(), sides, side);
+        }
+      }
+      Map<String, List<long[]>> runs = new LinkedHashMap<>();
+      group.sides().forEach(s -> runs.put(s.name(), new ArrayList<>()));
+      int n = group.sides().size();
+      for (int i = 0; i < spec.iterations(); i++) {
+        for (int k = 0; k < n; k++) {
+          Side side = group.sides().get((i + k) % n);
+          runs.get(side.name()).add(timedRun(pool, group.concurrency(), sides, side));
+        }
+      }
+      Map<String, Samples> out = new LinkedHashMap<>();
+      runs.forEach(
+          (name, list) ->
+              out.put(
+                  name,
+                  new Samples(
+                      list.stream().map(r -> r[0]).toList(),
+                      list.stream().map(r -> r[1]).toList(),
+                      list.stream().map(r -> r[2]).toList(),
+                      list.stream().map(r -> r[3]).toList())));
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** One timed run: {@code concurrency} requests released together; wall time until all end. */
+  private static long[] timedRun(
+      ExecutorService pool, int concurrency, ClientSides sides, Side side) throws Exception {
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<ClientSides.Received>> futures = new ArrayList<>();
+    for (int c = 0; c < concurrency; c++) {
+      futures.add(
+          pool.submit(
+              () -> {
+                go.await();
+                return sides.runOnce(side);
+              }));
+    }
+    long start = System.nanoTime();
+    go.countDown();
+    long bytes = 0;
+    long rows = 0;
+    long extra = 0;
+    for (Future<ClientSides.Received> f : futures) {
+      ClientSides.Received r = f.get();
+      bytes += r.bytes();
+      rows += r.rows();
+      extra = Math.max(extra, r.extra());
+    }
+    return new long[] {System.nanoTime() - start, bytes, rows, extra};
+  }
+}

@@ -1,0 +1,201 @@
+package dev.lake.bench;
+
+import dev.lake.bench.ClientSpec.Side;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightCallHeaders;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.HeaderCallOption;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBResultSet;
+
+/**
+ * The client sides a loop can run. One instance per client JVM; Flight clients and the DuckDB
+ * database are opened once per target and shared by concurrent runs (both are thread-safe; each
+ * DuckDB run takes its own connection).
+ */
+final class ClientSides implements AutoCloseable {
+  /** What one run of a side received. */
+  record Received(long bytes, long rows, long extra) {}
+
+  private final BufferAllocator allocator;
+  private final CallOption auth;
+  private final Map<String, FlightClient> flightClients = new HashMap<>();
+  private final Map<String, Connection> duckdbs = new HashMap<>();
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+
+  ClientSides(BufferAllocator allocator, String token) {
+    this.allocator = allocator;
+    CallHeaders headers = new FlightCallHeaders();
+    headers.insert("authorization", "Bearer " + token);
+    this.auth = new HeaderCallOption(headers);
+  }
+
+  /** Opens what {@code side} needs; called once per side before any run. */
+  synchronized void prepare(Side side) throws Exception {
+    switch (side.kind()) {
+      case FLIGHT_SQL, FLIGHT_SQL_INFO, FLIGHT, POLL -> flightClient(side.target());
+      case DUCKDB -> duckdb(side.target());
+    }
+  }
+
+  /** Runs {@code side} once, draining its whole result. */
+  Received runOnce(Side side) throws Exception {
+    return switch (side.kind()) {
+      case FLIGHT_SQL -> flightSql(side);
+      case FLIGHT_SQL_INFO -> {
+        FlightInfo info =
+            new FlightSqlClient(flightClient(side.target())).execute(side.query(), auth);
+        yield new Received(0, 0, info.getEndpoints().size());
+      }
+      case FLIGHT -> flight(side);
+      case DUCKDB -> duckdbQuery(side);
+      case POLL -> PollSide.run(flightClient(side.target()), side, auth);
+    };
+  }
+
+  private Received flightSql(Side side) throws Exception {
+    FlightSqlClient sql = new FlightSqlClient(flightClient(side.target()));
+    FlightInfo info = sql.execute(side.query(), auth);
+    long[] totals = new long[2];
+    for (FlightEndpoint endpoint : info.getEndpoints()) {
+      try (FlightStream stream = sql.getStream(endpoint.getTicket(), auth)) {
+        drain(stream, totals);
+      }
+    }
+    return new Received(totals[0], totals[1], 0);
+  }
+
+  private Received flight(Side side) throws Exception {
+    FlightClient client = flightClient(side.target());
+    FlightInfo info =
+        client.getInfo(FlightDescriptor.command(side.query().getBytes(StandardCharsets.UTF_8)));
+    long[] totals = new long[2];
+    for (FlightEndpoint endpoint : info.getEndpoints()) {
+      try (FlightStream stream = client.getStream(endpoint.getTicket())) {
+        drain(stream, totals);
+      }
+    }
+    return new Received(totals[0], totals[1], 0);
+  }
+
+  static void drain(FlightStream stream, long[] totals) {
+    while (stream.next()) {
+      VectorSchemaRoot root = stream.getRoot();
+      totals[0] += arrowBytes(root);
+      totals[1] += root.getRowCount();
+    }
+  }
+
+  /** Bytes of Arrow buffers in {@code root}: the IPC body size of the batch, without padding. */
+  static long arrowBytes(VectorSchemaRoot root) {
+    long bytes = 0;
+    for (FieldVector v : root.getFieldVectors()) {
+      bytes += v.getBufferSize();
+    }
+    return bytes;
+  }
+
+  private Received duckdbQuery(Side side) throws Exception {
+    Connection shared = duckdb(side.target());
+    Connection conn = ((org.duckdb.DuckDBConnection) shared).duplicate();
+    try (conn;
+        Statement st = conn.createStatement();
+        ResultSet rs = st.executeQuery(side.query());
+        ArrowReader reader =
+            (ArrowReader) ((DuckDBResultSet) rs).arrowExportStream(allocator, 65_536)) {
+      long bytes = 0;
+      long rows = 0;
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        bytes += arrowBytes(root);
+        rows += root.getRowCount();
+      }
+      return new Received(bytes, rows, 0);
+    }
+  }
+
+  private synchronized FlightClient flightClient(String target) {
+    return flightClients.computeIfAbsent(
+        target,
+        t -> {
+          URI uri = URI.create(t);
+          FlightClient c =
+              FlightClient.builder(
+                      allocator, Location.forGrpcInsecure(uri.getHost(), uri.getPort()))
+                  .build();
+          closeables.add(c);
+          return c;
+        });
+  }
+
+  /**
+   * An in-memory DuckDB where every {@code <dir>/<table>.parquet} is a view named {@code
+   * lake.tpch.<table>} and {@code iceberg.tpch.<table>}, so lake's query texts run unchanged.
+   */
+  private synchronized Connection duckdb(String parquetDir) throws Exception {
+    Connection existing = duckdbs.get(parquetDir);
+    if (existing != null) {
+      return existing;
+    }
+    Connection conn = DriverManager.getConnection("jdbc:duckdb:");
+    closeables.add(conn);
+    try (Statement st = conn.createStatement()) {
+      for (String catalog : List.of("lake", "iceberg")) {
+        st.execute("ATTACH ':memory:' AS " + catalog);
+        st.execute("CREATE SCHEMA " + catalog + ".tpch");
+      }
+      try (Stream<Path> files = Files.list(Path.of(parquetDir))) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".parquet")).toList()) {
+          String table = f.getFileName().toString().replace(".parquet", "");
+          String path = f.toAbsolutePath().toString().replace("'", "''");
+          for (String catalog : List.of("lake", "iceberg")) {
+            st.execute(
+                "CREATE VIEW "
+                    + catalog
+                    + ".tpch."
+                    + table
+                    + " AS SELECT * FROM read_parquet('"
+                    + path
+                    + "')");
+          }
+        }
+      }
+    } catch (SQLException e) {
+      conn.close();
+      throw e;
+    }
+    duckdbs.put(parquetDir, conn);
+    return conn;
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (AutoCloseable c : closeables) {
+      c.close();
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.lake.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a client loop runs: groups of sides measured interleaved (side A, side B, side A, …) after
+ * warm-up. Serialized as JSON to hand it to a client JVM.
+ *
+ * @param token bearer token for {@link Kind#FLIGHT_SQL} and {@link Kind#POLL} sides
+ */
+public record ClientSpec(int warmups, int iterations, String token, List<Group> groups) {
+  public ClientSpec {
+    requireNonNull(token, "token is null");
+    groups = List.copyOf(requireNonNull(groups, "groups is null"));
+    if (warmups < 0 || iterations < 1) {
+      throw new IllegalArgumentException("warmups >= 0 and iterations >= 1 required");
+    }
+  }
+
+  /**
+   * Sides compared with each other. Each timed run of a side starts {@code concurrency} identical
+   * requests at once and lasts until the last one finishes.
+   */
+  public record Group(String name, int concurrency, List<Side> sides) {
+    public Group {
+      requireNonNull(name, "name is null");
+      sides = List.copyOf(requireNonNull(sides, "sides is null"));
+      if (concurrency < 1 || concurrency > 2000) {
+        throw new IllegalArgumentException("concurrency must be between 1 and 2000");
+      }
+    }
+  }
+
+  /** How a side reaches its data. */
+  public enum Kind {
+    /** Flight SQL: execute(query) = GetFlightInfo, then DoGet of every endpoint. */
+    FLIGHT_SQL,
+    /** Flight SQL GetFlightInfo only (planning, resolution and sealing; no data). */
+    FLIGHT_SQL_INFO,
+    /** Plain Flight: GetFlightInfo(command = query), then DoGet of every endpoint. */
+    FLIGHT,
+    /** In-process DuckDB over read_parquet views named like lake's tables. */
+    DUCKDB,
+    /** Durable Flight SQL: PollFlightInfo until done, then DoGet of the parts. */
+    POLL
+  }
+
+  /**
+   * @param target {@code grpc://host:port} for Flight sides, a Parquet directory for DuckDB
+   * @param query SQL text, or the raw Flight command
+   * @param options side-specific settings (e.g. {@code parallel} DoGets for POLL)
+   */
+  public record Side(
+      String name, Kind kind, String target, String query, Map<String, String> options) {
+    public Side {
+      requireNonNull(name, "name is null");
+      requireNonNull(kind, "kind is null");
+      requireNonNull(target, "target is null");
+      requireNonNull(query, "query is null");
+      options = Map.copyOf(requireNonNull(options, "options is null"));
+    }
+
+    public static Side of(String name, Kind kind, String target, String query) {
+      return new Side(name, kind, target, query, Map.of());
+    }
+  }
+
+  /** Per side of every group: one entry per timed run. */
+  public record Outcome(Map<String, Map<String, Samples>> groups) {
+    public Outcome {
+      groups = Map.copyOf(requireNonNull(groups, "groups is null"));
+    }
+
+    public Samples get(String group, String side) {
+      Map<String, Samples> g = groups.get(group);
+      if (g == null || !g.containsKey(side)) {
+        throw new IllegalStateException(
+            "client loop returned no samples for " + group + "/" + side);
+      }
+      return g.get(side);
+    }
+  }
+
+  /**
+   * Timed runs of one side: wall nanoseconds, Arrow bytes and rows received per run, and the
+   * server-reported extra (e.g. execution nanos of a durable job) when a side has one.
+   */
+  public record Samples(List<Long> nanos, List<Long> bytes, List<Long> rows, List<Long> extra) {
+    public Samples {
+      nanos = List.copyOf(requireNonNull(nanos, "nanos is null"));
+      bytes = List.copyOf(requireNonNull(bytes, "bytes is null"));
+      rows = List.copyOf(requireNonNull(rows, "rows is null"));
+      extra = List.copyOf(requireNonNull(extra, "extra is null"));
+    }
+
+    /** Milliseconds per run. */
+    public Stats millis() {
+      return Stats.of(nanos.stream().mapToDouble(n -> n / 1e6).toArray());
+    }
+
+    /** MB/s (10^6 bytes per second) per run. */
+    public Stats megabytesPerSecond() {
+      double[] v = new double[nanos.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = bytes.get(i) / 1e6 / (nanos.get(i) / 1e9);
+      }
+      return Stats.of(v);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package dev.lake.bench;
+
+import java.util.Optional;
+
+/**
+ * A real lake front door running in this JVM on loopback over the bench's TPC-H data, plus what the
+ * metrics need to know about it. Which parts exist depends on which lake modules are built.
+ */
+interface LakeStack extends AutoCloseable {
+  /** {@code grpc://127.0.0.1:<port>}. */
+  String uri();
+
+  /** The bearer token of a principal granted {@code lake.tpch} (and {@code iceberg.tpch}). */
+  String token();
+
+  /** The engine's configured memory limit (DuckDB {@code memory_limit}). */
+  long engineMemoryLimitBytes();
+
+  /** Empty if {@code iceberg.tpch.*} is served, else why not. */
+  Optional<String> icebergMissing();
+
+  /** Empty if PollFlightInfo (durable queries) is served, else why not. */
+  Optional<String> durableMissing();
+
+  /**
+   * Empty if the stack can count REST {@code loadTable} calls on a table nobody has read yet, else
+   * why not. See {@link #coldIcebergTable()}.
+   */
+  default Optional<String> loadTableCountMissing() {
+    return Optional.of("the Iceberg REST server of this stack does not count loadTable calls");
+  }
+
+  /** A fully qualified Iceberg table no request has resolved yet; each call gives a new one. */
+  default String coldIcebergTable() {
+    throw new UnsupportedOperationException();
+  }
+
+  /** REST loadTable calls seen so far for {@code table} (fully qualified). */
+  default long loadTableCalls(String table) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  void close() throws Exception;
+}

@@ -1,0 +1,74 @@
+package dev.lake.bench;
+
+import dev.lake.bench.ClientSpec.Group;
+import dev.lake.bench.ClientSpec.Kind;
+import dev.lake.bench.ClientSpec.Outcome;
+import dev.lake.bench.ClientSpec.Side;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * P1: a small query's round trip (GetFlightInfo + DoGet of the 25 nation rows, warm caches) through
+ * lake's Flight SQL front door, against (a) the raw Flight floor serving the same rows from memory
+ * and (b) the same SQL in in-process DuckDB over the Parquet file — both in the client JVM.
+ */
+final class P1RoundTrip implements Metric {
+  static final String SQL = "SELECT * FROM lake.tpch.nation";
+
+  @Override
+  public String id() {
+    return "P1";
+  }
+
+  @Override
+  public String title() {
+    return "small query round trip (" + SQL + ", GetFlightInfo + DoGet) vs raw Flight and DuckDB";
+  }
+
+  @Override
+  public List<Result> run(BenchContext context) throws Exception {
+    BenchConfig config = context.config();
+    RawFlightServer raw = context.raw();
+    raw.put(
+        "nation",
+        ArrowData.fromParquet(
+            context.allocator(), context.parquet().resolve("nation.parquet"), 65_536));
+    Optional<LakeStack> lake = context.lake();
+    List<Side> sides = new ArrayList<>();
+    lake.ifPresent(l -> sides.add(Side.of("lake", Kind.FLIGHT_SQL, l.uri(), SQL)));
+    sides.add(Side.of("raw", Kind.FLIGHT, raw.uri(), "nation"));
+    sides.add(Side.of("duckdb", Kind.DUCKDB, context.parquet().toString(), SQL));
+    Outcome outcome =
+        context
+            .clients()
+            .run(
+                new ClientSpec(
+                    config.smallWarmups(),
+                    config.smallIterations(),
+                    lake.map(LakeStack::token).orElse("none"),
+                    List.of(new Group("p1", 1, sides))));
+    raw.remove("nation");
+    Stats rawStats = outcome.get("p1", "raw").millis();
+    Stats duck = outcome.get("p1", "duckdb").millis();
+    String rawLabel = "raw Arrow Flight server, same 25 rows from memory (transport floor)";
+    String duckLabel = "in-process DuckDB, same SQL over read_parquet view";
+    if (lake.isEmpty()) {
+      String why = context.lakeMissing();
+      return List.of(
+          Result.notAvailable(id(), "vs-raw-flight", rawStats, "ms", rawLabel, why),
+          Result.notAvailable(id(), "vs-duckdb", duck, "ms", duckLabel, why));
+    }
+    ClientSpec.Samples l = outcome.get("p1", "lake");
+    Stats lakeStats = l.millis();
+    String note =
+        String.format(
+            java.util.Locale.ROOT,
+            "target p50 ≤ 1.5× raw and ≤ 3 ms; %d runs; %d rows",
+            lakeStats.count(),
+            l.rows().get(0));
+    return List.of(
+        Result.measured(id(), "vs-raw-flight", lakeStats, rawStats, "ms", rawLabel, false, note),
+        Result.measured(id(), "vs-duckdb", lakeStats, duck, "ms", duckLabel, false, note));
+  }
+}

@@ -1,0 +1,120 @@
+package dev.lake.bench;
+
+import dev.lake.bench.ClientSpec.Group;
+import dev.lake.bench.ClientSpec.Kind;
+import dev.lake.bench.ClientSpec.Outcome;
+import dev.lake.bench.ClientSpec.Samples;
+import dev.lake.bench.ClientSpec.Side;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * P3: TPC-H Q1, Q3, Q5, Q6, Q10, Q12, Q14, Q19 end to end through lake over {@code lake.tpch.*}
+ * (Lance) and {@code iceberg.tpch.*}, against in-process DuckDB over the same data as local Parquet
+ * files (views named like lake's tables). One group per query: lance, iceberg and DuckDB runs
+ * interleaved. Also reports the geometric mean over the queries per variant.
+ */
+final class P3TpchQueries implements Metric {
+  private static final String LABEL = "in-process DuckDB over the same data as local Parquet";
+
+  @Override
+  public String id() {
+    return "P3";
+  }
+
+  @Override
+  public String title() {
+    return "TPC-H "
+        + String.join(", ", TpchQueries.IDS)
+        + " over lake.tpch (Lance) and"
+        + " iceberg.tpch vs in-process DuckDB over local Parquet";
+  }
+
+  @Override
+  public List<Result> run(BenchContext context) throws Exception {
+    BenchConfig config = context.config();
+    Optional<LakeStack> lake = context.lake();
+    Optional<String> icebergMissing =
+        lake.isPresent() ? lake.get().icebergMissing() : Optional.of(context.lakeMissing());
+    Map<String, String> lance = TpchQueries.forCatalog("lake");
+    Map<String, String> iceberg = TpchQueries.forCatalog("iceberg");
+    List<Group> groups = new ArrayList<>();
+    for (String q : TpchQueries.IDS) {
+      List<Side> sides = new ArrayList<>();
+      if (lake.isPresent()) {
+        sides.add(Side.of("lance", Kind.FLIGHT_SQL, lake.get().uri(), lance.get(q)));
+        if (icebergMissing.isEmpty()) {
+          sides.add(Side.of("iceberg", Kind.FLIGHT_SQL, lake.get().uri(), iceberg.get(q)));
+        }
+      }
+      sides.add(Side.of("duckdb", Kind.DUCKDB, context.parquet().toString(), lance.get(q)));
+      groups.add(new Group(q, 1, sides));
+    }
+    Outcome outcome =
+        context
+            .clients()
+            .run(
+                new ClientSpec(
+                    config.warmups(),
+                    config.iterations(),
+                    lake.map(LakeStack::token).orElse("none"),
+                    groups));
+    List<Result> results = new ArrayList<>();
+    for (String variant : List.of("lance", "iceberg")) {
+      Optional<String> missing =
+          lake.isEmpty()
+              ? Optional.of(context.lakeMissing())
+              : variant.equals("iceberg") ? icebergMissing : Optional.empty();
+      List<Stats[]> pairs = new ArrayList<>();
+      for (String q : TpchQueries.IDS) {
+        Samples duck = outcome.get(q, "duckdb");
+        if (missing.isPresent()) {
+          results.add(
+              Result.notAvailable(
+                  id(), q + "-" + variant, duck.millis(), "ms", LABEL, missing.get()));
+          continue;
+        }
+        Samples l = outcome.get(q, variant);
+        String note =
+            l.rows().get(0).equals(duck.rows().get(0))
+                ? String.format(Locale.ROOT, "target ≤ 1.3×; %d result rows", l.rows().get(0))
+                : String.format(
+                    Locale.ROOT,
+                    "ROW COUNT DIFFERS: lake %d, DuckDB %d",
+                    l.rows().get(0),
+                    duck.rows().get(0));
+        pairs.add(new Stats[] {l.millis(), duck.millis()});
+        results.add(
+            Result.measured(
+                id(), q + "-" + variant, l.millis(), duck.millis(), "ms", LABEL, false, note));
+      }
+      if (!pairs.isEmpty()) {
+        results.add(
+            Result.measured(
+                id(),
+                "geomean-" + variant,
+                geomean(pairs, 0),
+                geomean(pairs, 1),
+                "ms",
+                LABEL,
+                false,
+                "geometric mean over " + pairs.size() + " queries"));
+      }
+    }
+    return results;
+  }
+
+  private static Stats geomean(List<Stats[]> pairs, int side) {
+    double logMedian = 0;
+    double logP95 = 0;
+    for (Stats[] p : pairs) {
+      logMedian += Math.log(p[side].median());
+      logP95 += Math.log(p[side].p95());
+    }
+    return new Stats(
+        Math.exp(logMedian / pairs.size()), Math.exp(logP95 / pairs.size()), pairs.size());
+  }
+}

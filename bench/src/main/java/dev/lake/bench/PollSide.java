@@ -1,0 +1,68 @@
+package dev.lake.bench;
+
+import com.google.protobuf.Any;
+import dev.lake.bench.ClientSpec.Side;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PollInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
+
+/**
+ * A durable query as a client sees it: PollFlightInfo(statement) and PollFlightInfo(descriptor)
+ * until the job is done, then DoGet of every result part with {@code parallel} concurrent streams.
+ * {@link ClientSides.Received#extra()} is the submit → done time in nanoseconds; the run's wall
+ * time minus it is the download time.
+ */
+final class PollSide {
+  private PollSide() {}
+
+  static ClientSides.Received run(FlightClient client, Side side, CallOption auth)
+      throws Exception {
+    int parallel = Integer.parseInt(side.options().getOrDefault("parallel", "1"));
+    long pollMillis = Long.parseLong(side.options().getOrDefault("pollMillis", "5"));
+    byte[] command =
+        Any.pack(CommandStatementQuery.newBuilder().setQuery(side.query()).build()).toByteArray();
+    long start = System.nanoTime();
+    PollInfo poll = client.pollInfo(FlightDescriptor.command(command), auth);
+    while (poll.getFlightDescriptor().isPresent()) {
+      Thread.sleep(pollMillis);
+      poll = client.pollInfo(poll.getFlightDescriptor().get(), auth);
+    }
+    long done = System.nanoTime() - start;
+    FlightInfo info = poll.getFlightInfo();
+    List<FlightEndpoint> parts = info.getEndpoints();
+    long[] totals = new long[2];
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel));
+    try {
+      List<Future<long[]>> futures = new ArrayList<>();
+      for (FlightEndpoint part : parts) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  long[] t = new long[2];
+                  try (FlightStream stream = client.getStream(part.getTicket(), auth)) {
+                    ClientSides.drain(stream, t);
+                  }
+                  return t;
+                }));
+      }
+      for (Future<long[]> f : futures) {
+        long[] t = f.get();
+        totals[0] += t[0];
+        totals[1] += t[1];
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new ClientSides.Received(totals[0], totals[1], done);
+  }
+}

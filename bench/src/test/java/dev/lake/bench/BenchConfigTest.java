@@ -1,0 +1,64 @@
+package dev.lake.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BenchConfigTest {
+  private static final Path OUT = Path.of("out");
+  private static final Path CACHE = Path.of("cache");
+
+  @Test
+  void defaults_runEveryMetricAtScaleOneInASeparateClientJvm() {
+    // GIVEN / WHEN
+    BenchConfig config = BenchConfig.defaults(OUT, CACHE);
+
+    // THEN
+    assertThat(config.scaleFactor()).isEqualTo(1.0);
+    assertThat(config.warmups()).isEqualTo(3);
+    assertThat(config.iterations()).isEqualTo(15);
+    assertThat(config.forkClient()).isTrue();
+    assertThat(config.jmhSeconds()).isEqualTo(1);
+    assertThat(BenchConfig.METRIC_IDS).allMatch(config::runs);
+    assertThat(config.dataDir()).isEqualTo(CACHE.resolve("sf-1"));
+  }
+
+  @Test
+  void quick_usesScaleFactorOneTenth() {
+    // GIVEN / WHEN
+    BenchConfig config = BenchConfig.quick(OUT, CACHE);
+
+    // THEN
+    assertThat(config.scaleFactor()).isEqualTo(0.1);
+    assertThat(config.iterations()).isEqualTo(7);
+    assertThat(config.dataDir()).isEqualTo(CACHE.resolve("sf-0.1"));
+  }
+
+  @Test
+  void only_restrictsTheMetricsRun() {
+    // GIVEN
+    BenchConfig config = new BenchConfig(0.01, 0, 1, OUT, CACHE, Set.of("P1"), false, 0);
+
+    // WHEN / THEN
+    assertThat(config.runs("P1")).isTrue();
+    assertThat(config.runs("P3")).isFalse();
+  }
+
+  @Test
+  void constructor_rejectsOutOfRangeValues() {
+    // GIVEN / WHEN / THEN
+    assertThatThrownBy(() -> new BenchConfig(0, 0, 1, OUT, CACHE, Set.of(), true, 1))
+        .hasMessage("scale factor must be between 0.001 and 100: 0.0");
+    assertThatThrownBy(() -> new BenchConfig(1, -1, 1, OUT, CACHE, Set.of(), true, 1))
+        .hasMessage("warmups must be between 0 and 1000: -1");
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 0, OUT, CACHE, Set.of(), true, 1))
+        .hasMessage("iterations must be between 1 and 10000: 0");
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of(), true, 61))
+        .hasMessage("jmhSeconds must be between 0 and 60: 61");
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of("P9"), true, 1))
+        .hasMessageStartingWith("unknown metric P9");
+  }
+}

@@ -1,0 +1,82 @@
+package dev.lake.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatsAndResultTest {
+  @Test
+  void stats_takeNearestRankMedianAndP95() {
+    // GIVEN twenty samples 1..20 in random order
+    double[] samples = {7, 3, 20, 1, 15, 9, 2, 11, 19, 4, 18, 6, 13, 5, 17, 8, 16, 10, 14, 12};
+
+    // WHEN
+    Stats stats = Stats.of(samples);
+
+    // THEN
+    assertThat(stats.median()).isEqualTo(10);
+    assertThat(stats.p95()).isEqualTo(19);
+    assertThat(stats.count()).isEqualTo(20);
+  }
+
+  @Test
+  void jsonLine_carriesIdRatioUnitAndP95() throws Exception {
+    // GIVEN
+    Result r =
+        Result.measured(
+            "P1",
+            "vs-raw-flight",
+            new Stats(3, 4, 10),
+            new Stats(1.5, 2, 10),
+            "ms",
+            "raw",
+            false,
+            "");
+
+    // WHEN
+    JsonNode json = new ObjectMapper().readTree(r.toJsonLine());
+
+    // THEN
+    assertThat(json.get("id").asText()).isEqualTo("P1");
+    assertThat(json.get("lake").asDouble()).isEqualTo(3);
+    assertThat(json.get("baseline").asDouble()).isEqualTo(1.5);
+    assertThat(json.get("ratio").asDouble()).isEqualTo(2);
+    assertThat(json.get("unit").asText()).isEqualTo("ms");
+    assertThat(json.get("p95").asDouble()).isEqualTo(4);
+    assertThat(json.get("status").asText()).isEqualTo("measured");
+  }
+
+  @Test
+  void notAvailable_hasNoLakeFigureAndNoRatio() throws Exception {
+    // GIVEN
+    Result r = Result.notAvailable("P6", "loadTable-calls", null, "calls", "target 1", "missing");
+
+    // WHEN
+    JsonNode json = new ObjectMapper().readTree(r.toJsonLine());
+
+    // THEN
+    assertThat(json.get("lake").isNull()).isTrue();
+    assertThat(json.get("ratio").isNull()).isTrue();
+    assertThat(json.get("status").asText()).isEqualTo("not_available");
+    assertThat(json.get("note").asText()).isEqualTo("missing");
+  }
+
+  @Test
+  void chart_drawsOneBarPerRatio() {
+    // GIVEN
+    List<Result> results =
+        List.of(
+            Result.measured("P1", "a", new Stats(3, 4, 1), new Stats(1, 1, 1), "ms", "", false, ""),
+            Result.notAvailable("P6", "b", null, "calls", "", "missing"));
+
+    // WHEN
+    String svg = SvgChart.render(results, "t & <t>");
+
+    // THEN
+    assertThat(svg).startsWith("<svg").contains("P1 a").doesNotContain("P6 b");
+    assertThat(svg).contains("t &amp; &lt;t&gt;").contains("3.00×");
+  }
+}
