@@ -16,8 +16,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Arrow Java's {@link org.apache.arrow.flight.FlightStatusCode} has no FAILED_PRECONDITION, so a
  * sealed snapshot that is gone ({@link ErrorCode#SNAPSHOT_GONE}) maps to NOT_FOUND; its message
- * says the snapshot is gone and to run the statement again, which tells it apart from a missing
- * table.
+ * names the version that is no longer available, which tells it apart from a missing table.
  */
 final class FlightErrors {
   private static final Logger LOG = LoggerFactory.getLogger(FlightErrors.class);
