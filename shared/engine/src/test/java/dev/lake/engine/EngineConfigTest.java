@@ -1,0 +1,40 @@
+package dev.lake.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class EngineConfigTest {
+  private static final Path TMP = Path.of("/tmp/lake-spill");
+
+  @Test
+  void defaults_areWithinBounds() {
+    EngineConfig c = EngineConfig.defaults(TMP);
+    assertThat(c.memoryLimitBytes()).isEqualTo(1L << 30);
+    assertThat(c.threads()).isBetween(1, 8);
+    assertThat(c.scanParallelism()).isEqualTo(c.threads());
+    assertThat(c.maxTempBytes()).isEqualTo(4L << 30);
+    assertThat(c.batchSize()).isEqualTo(65_536);
+    assertThat(c.tempDirectory()).isEqualTo(TMP);
+  }
+
+  @Test
+  void constructor_rejects_outOfBoundValues() {
+    assertThatThrownBy(() -> new EngineConfig(1L << 20, 2, TMP, 0, 4096, 2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("memoryLimitBytes must be between 67108864 and 1099511627776: 1048576");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 0, TMP, 0, 4096, 2))
+        .hasMessage("threads must be between 1 and 256: 0");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, TMP, -1, 4096, 2))
+        .hasMessage("maxTempBytes must be between 0 and 17592186044416: -1");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, TMP, 0, 10, 2))
+        .hasMessage("batchSize must be between 1024 and 1048576: 10");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, TMP, 0, 4096, 65))
+        .hasMessage("scanParallelism must be between 1 and 64: 65");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, null, 0, 4096, 2))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("tempDirectory is null");
+  }
+}
