@@ -1,0 +1,112 @@
+package dev.lake.aws;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.job.JobQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * {@link JobQueue} on one SQS queue. Bodies are {@link JobQueue#body}; messages that are not lake
+ * job messages are deleted on receipt (they could never succeed). Redrive to a dead-letter queue
+ * after {@code maxReceiveCount} is configured on the queue, not here.
+ */
+public final class SqsJobQueue implements JobQueue {
+  private final SqsClient sqs;
+  private final String queueUrl;
+
+  public SqsJobQueue(SqsClient sqs, String queueUrl) {
+    this.sqs = requireNonNull(sqs, "sqs is null");
+    this.queueUrl = requireNonNull(queueUrl, "queueUrl is null");
+  }
+
+  @Override
+  public void send(String jobId) {
+    try {
+      sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(JobQueue.body(jobId)));
+    } catch (SdkException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public List<JobQueue.Message> receive(int max, Duration wait) {
+    if (max < 1 || max > 10) {
+      throw new IllegalArgumentException("max must be between 1 and 10: " + max);
+    }
+    int waitSeconds = (int) Math.min(20, Math.max(0, (wait.toMillis() + 999) / 1000));
+    List<software.amazon.awssdk.services.sqs.model.Message> messages;
+    try {
+      messages =
+          sqs.receiveMessage(
+                  b ->
+                      b.queueUrl(queueUrl)
+                          .maxNumberOfMessages(max)
+                          .waitTimeSeconds(waitSeconds)
+                          .messageSystemAttributeNames(
+                              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+              .messages();
+    } catch (SdkException e) {
+      throw unavailable(e);
+    }
+    List<JobQueue.Message> out = new ArrayList<>();
+    for (software.amazon.awssdk.services.sqs.model.Message m : messages) {
+      Optional<String> jobId = JobQueue.jobIdOf(m.body());
+      if (jobId.isEmpty()) {
+        delete(m.receiptHandle());
+        continue;
+      }
+      int count =
+          Integer.parseInt(
+              m.attributes()
+                  .getOrDefault(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"));
+      out.add(new JobQueue.Message(jobId.get(), m.receiptHandle(), Math.max(1, count)));
+    }
+    return out;
+  }
+
+  @Override
+  public void ack(JobQueue.Message message) {
+    delete(message.receipt());
+  }
+
+  @Override
+  public void extendVisibility(JobQueue.Message message, Duration timeout) {
+    changeVisibility(message, timeout);
+  }
+
+  @Override
+  public void nack(JobQueue.Message message, Duration delay) {
+    changeVisibility(message, delay);
+  }
+
+  private void changeVisibility(JobQueue.Message message, Duration timeout) {
+    int seconds = (int) Math.min(43_200, Math.max(0, timeout.toSeconds()));
+    try {
+      sqs.changeMessageVisibility(
+          b -> b.queueUrl(queueUrl).receiptHandle(message.receipt()).visibilityTimeout(seconds));
+    } catch (SdkException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private void delete(String receipt) {
+    try {
+      sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(receipt));
+    } catch (SdkException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private static LakeException unavailable(SdkException e) {
+    return new LakeException(
+        ErrorCode.EXTERNAL_UNAVAILABLE, "The job queue is unavailable; retry later", e);
+  }
+}
