@@ -1,0 +1,260 @@
+package dev.lake.frontdoor;
+
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.Catalogs;
+import dev.lake.core.LanceSnapshot;
+import dev.lake.core.QueryEngine;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.ScanRequest;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableRef;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.core.local.LocalKeyRing;
+import dev.lake.engine.EngineConfig;
+import dev.lake.engine.demo.TpchDemo;
+import dev.lake.engine.lance.LanceDatasets;
+import dev.lake.engine.lance.LanceTableReader;
+import dev.lake.engine.lance.LanceTableResolver;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.HeaderCallOption;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.grpc.CredentialCallOption;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * A real lake for end-to-end tests: TPC-H SF 0.01 as Lance datasets, the real DuckDB engine and
+ * admission, a loopback Flight SQL server on port 0, a clock the test controls, and principals:
+ * alice and bob (tenant acme, lake.tpch + lake.pin), carol (tenant globex, same grants) and dave
+ * (tenant acme, lake.tpch.nation only).
+ */
+final class TestLake implements AutoCloseable {
+  static final String ALICE = "alice-token";
+  static final String BOB = "bob-token";
+  static final String CAROL = "carol-token";
+  static final String DAVE = "dave-token";
+  static final List<String> TPCH =
+      List.of("customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier");
+
+  final MutableClock clock = new MutableClock();
+  final BufferAllocator allocator = new RootAllocator();
+  final Path dir;
+  final FileRegistry registry;
+  final CountingEngine engine;
+  final Components components;
+  final LakeServer server;
+  private final AtomicInteger copies = new AtomicInteger();
+
+  private TestLake(Path dir) {
+    this.dir = dir;
+    this.registry = new FileRegistry(dir.resolve("registry.json"));
+    TpchDemo.generate(dir.resolve("data"), 0.01, registry, allocator);
+    Components real =
+        Wiring.components(
+            allocator,
+            EngineConfig.defaults(dir.resolve("spill")),
+            LocalKeyRing.loadOrCreate(dir.resolve("keyring.json")),
+            List.of(Wiring.lanceCatalog(registry, allocator, Duration.ZERO)));
+    this.engine = new CountingEngine(real.engine());
+    this.components =
+        new Components(
+            allocator,
+            real.admission(),
+            real.catalogs(),
+            real.readers(),
+            engine,
+            real.keys(),
+            real.owned());
+    Principals principals =
+        new Principals(
+            List.of(
+                entry(ALICE, "acme", "alice", List.of("lake.tpch", "lake.pin")),
+                entry(BOB, "acme", "bob", List.of("lake.tpch", "lake.pin")),
+                entry(CAROL, "globex", "alice", List.of("lake.tpch", "lake.pin")),
+                entry(DAVE, "acme", "dave", List.of("lake.tpch.nation"))));
+    this.server =
+        LakeServer.start(
+            FrontDoorConfig.defaults().withListener("127.0.0.1", 0), components, principals, clock);
+  }
+
+  static TestLake start(Path dir) {
+    return new TestLake(dir);
+  }
+
+  private static PrincipalEntry entry(String token, String tenant, String id, List<String> grants) {
+    return new PrincipalEntry(Principals.sha256Hex(token), tenant, id, grants);
+  }
+
+  int port() {
+    return server.port();
+  }
+
+  String jdbcUrl(String token) {
+    return "jdbc:arrow-flight-sql://127.0.0.1:" + port() + "/?useEncryption=false&token=" + token;
+  }
+
+  FlightSqlClient client() {
+    return new FlightSqlClient(
+        FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port())).build());
+  }
+
+  static CallOption bearer(String token) {
+    return new CredentialCallOption(
+        new org.apache.arrow.flight.auth2.BearerCredentialWriter(token));
+  }
+
+  static HeaderCallOption noAuth() {
+    return new HeaderCallOption(new org.apache.arrow.flight.FlightCallHeaders());
+  }
+
+  Catalogs catalogs() {
+    return components.catalogs();
+  }
+
+  /** The current Lance snapshot of {@code ref}. */
+  LanceSnapshot snapshot(TableRef ref) {
+    return (LanceSnapshot) new LanceTableResolver(registry, allocator, Duration.ZERO).resolve(ref);
+  }
+
+  /** Copies lake.tpch.nation into a fresh dataset at a new location; returns the location. */
+  String copyOfNation() {
+    TableRef nation = new TableRef("lake", "tpch", "nation");
+    LanceSnapshot s = snapshot(nation);
+    String location =
+        dir.resolve("copies").resolve("nation-" + copies.incrementAndGet() + ".lance").toString();
+    List<ArrowReader> readers =
+        new LanceTableReader(allocator).scan(nation, s, ScanRequest.all(1024), allocator);
+    boolean append = false;
+    for (ArrowReader r : readers) {
+      LanceDatasets.write(location, r, allocator, append);
+      append = true;
+    }
+    return location;
+  }
+
+  /** Appends every row of lake.tpch.nation to the dataset at {@code location}. */
+  long appendNation(String location) {
+    TableRef nation = new TableRef("lake", "tpch", "nation");
+    long version = 0;
+    for (ArrowReader r :
+        new LanceTableReader(allocator)
+            .scan(nation, snapshot(nation), ScanRequest.all(1024), allocator)) {
+      version = LanceDatasets.write(location, r, allocator, true);
+    }
+    return version;
+  }
+
+  /** A plain in-memory DuckDB holding the same TPC-H rows under the same names. */
+  Connection referenceDuckDb() throws Exception {
+    DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement s = c.createStatement()) {
+      s.execute("ATTACH ':memory:' AS lake");
+      s.execute("CREATE SCHEMA lake.tpch");
+      LanceTableReader reader = new LanceTableReader(allocator);
+      int n = 0;
+      for (String t : TPCH) {
+        TableRef ref = new TableRef("lake", "tpch", t);
+        boolean created = false;
+        for (ArrowReader r : reader.scan(ref, snapshot(ref), ScanRequest.all(8192), allocator)) {
+          String name = "src_" + n++;
+          try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+            Data.exportArrayStream(allocator, r, stream);
+            c.registerArrowStream(name, stream);
+            s.execute(
+                created
+                    ? "INSERT INTO lake.tpch." + t + " SELECT * FROM " + name
+                    : "CREATE TABLE lake.tpch." + t + " AS SELECT * FROM " + name);
+            created = true;
+          }
+        }
+      }
+    }
+    return c;
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      try {
+        components.close();
+      } finally {
+        allocator.close();
+      }
+    }
+  }
+
+  /** A clock the test moves. */
+  static final class MutableClock extends Clock {
+    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+
+    void advance(Duration d) {
+      now.updateAndGet(i -> i.plus(d));
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now.get();
+    }
+  }
+
+  /** The real engine, counting executions (a decorator of our own port). */
+  static final class CountingEngine implements QueryEngine {
+    private final QueryEngine delegate;
+    final AtomicInteger executions = new AtomicInteger();
+
+    CountingEngine(QueryEngine delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public org.apache.arrow.vector.types.pojo.Schema plan(
+        AdmittedQuery query, SnapshotSet snapshots) {
+      return delegate.plan(query, snapshots);
+    }
+
+    @Override
+    public QueryExecution execute(
+        AdmittedQuery query,
+        List<Object> parameters,
+        SnapshotSet snapshots,
+        BufferAllocator allocator) {
+      executions.incrementAndGet();
+      return delegate.execute(query, parameters, snapshots, allocator);
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+}
