@@ -7,6 +7,7 @@ import dev.lake.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -101,13 +102,21 @@ public final class LakeCli implements Runnable {
     @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
     double scale;
 
+    @CommandLine.Mixin IcebergOptions iceberg;
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
       LocalLake lake =
           LocalLake.start(
               new LocalLake.Options(
-                  dataDir, host, port, Optional.ofNullable(token), scale, Clock.systemUTC()),
+                  dataDir,
+                  host,
+                  port,
+                  Optional.ofNullable(token),
+                  scale,
+                  Clock.systemUTC(),
+                  iceberg.config()),
               out);
       out.println("JDBC URL: " + lake.jdbcUrl());
       out.println("Token:    " + lake.token());
@@ -156,6 +165,8 @@ public final class LakeCli implements Runnable {
         description = "Engine spill directory.")
     Path spillDir;
 
+    @CommandLine.Mixin IcebergOptions iceberg;
+
     @Override
     public Integer call() throws Exception {
       FrontDoorConfig config =
@@ -166,14 +177,15 @@ public final class LakeCli implements Runnable {
       TransportPolicy.check(config);
       Principals loaded = Principals.load(principals);
       BufferAllocator allocator = new RootAllocator();
+      List<CatalogPlugin> catalogs = new ArrayList<>();
+      catalogs.add(
+          Wiring.lanceCatalog(new FileRegistry(registry), allocator, Wiring.DEFAULT_FRESHNESS));
+      if (iceberg.config().isPresent()) {
+        catalogs.add(Wiring.icebergCatalog(iceberg.config().get(), allocator));
+      }
       Components components =
           Wiring.components(
-              allocator,
-              EngineConfig.defaults(spillDir),
-              LocalKeyRing.load(keyRing),
-              List.of(
-                  Wiring.lanceCatalog(
-                      new FileRegistry(registry), allocator, Wiring.DEFAULT_FRESHNESS)));
+              allocator, EngineConfig.defaults(spillDir), LocalKeyRing.load(keyRing), catalogs);
       LakeServer server = LakeServer.start(config, components, loaded, Clock.systemUTC());
       PrintWriter out = spec.commandLine().getOut();
       out.println("lake ready on " + host + ":" + server.port());

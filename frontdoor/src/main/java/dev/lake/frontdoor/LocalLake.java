@@ -8,6 +8,7 @@ import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.demo.TpchDemo;
+import dev.lake.iceberg.IcebergConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -18,6 +19,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -67,8 +69,15 @@ final class LocalLake implements AutoCloseable {
 
   /** Options of local mode; see {@code LakeCli local}. */
   record Options(
-      Path dataDir, String host, int port, Optional<String> token, double scale, Clock clock) {
+      Path dataDir,
+      String host,
+      int port,
+      Optional<String> token,
+      double scale,
+      Clock clock,
+      Optional<IcebergConfig> iceberg) {
     Options {
+      requireNonNull(iceberg, "iceberg is null");
       requireNonNull(dataDir, "dataDir is null");
       requireNonNull(host, "host is null");
       requireNonNull(token, "token is null");
@@ -76,6 +85,12 @@ final class LocalLake implements AutoCloseable {
       if (!(scale > 0 && scale <= 10)) {
         throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
       }
+    }
+
+    /** Local mode with the demo data only (no Iceberg federation). */
+    Options(
+        Path dataDir, String host, int port, Optional<String> token, double scale, Clock clock) {
+      this(dataDir, host, port, token, scale, clock, Optional.empty());
     }
   }
 
@@ -112,11 +127,12 @@ final class LocalLake implements AutoCloseable {
     LocalKeyRing keys = LocalKeyRing.loadOrCreate(layout.keyRing());
     FileRegistry registry = new FileRegistry(layout.registry());
     String token = options.token().orElseGet(() -> loadOrCreateToken(layout.demoToken()));
+    List<String> grants = new ArrayList<>(List.of(DEMO_GRANT));
+    options.iceberg().ifPresent(c -> grants.addAll(IcebergOptions.grantsFor(c)));
     Principals.write(
         layout.principals(),
         List.of(
-            new PrincipalEntry(
-                Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, List.of(DEMO_GRANT))));
+            new PrincipalEntry(Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, grants)));
     BufferAllocator allocator = new RootAllocator();
     Components components = null;
     try {
@@ -129,12 +145,13 @@ final class LocalLake implements AutoCloseable {
             TpchDemo.generate(layout.tables(), options.scale(), registry, allocator);
         out.println("Registered " + tables.size() + " tables: " + tables);
       }
+      List<CatalogPlugin> catalogs = new ArrayList<>();
+      catalogs.add(Wiring.lanceCatalog(registry, allocator, Wiring.DEFAULT_FRESHNESS));
+      if (options.iceberg().isPresent()) {
+        catalogs.add(Wiring.icebergCatalog(options.iceberg().get(), allocator));
+      }
       components =
-          Wiring.components(
-              allocator,
-              EngineConfig.defaults(layout.spill()),
-              keys,
-              List.of(Wiring.lanceCatalog(registry, allocator, Wiring.DEFAULT_FRESHNESS)));
+          Wiring.components(allocator, EngineConfig.defaults(layout.spill()), keys, catalogs);
       FrontDoorConfig config =
           FrontDoorConfig.defaults().withListener(options.host(), options.port());
       LakeServer server =

@@ -13,8 +13,12 @@ import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.lance.LanceTableReader;
 import dev.lake.engine.lance.LanceTableResolver;
+import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFederation;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -25,7 +29,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * <pre>{@code
  * Wiring.components(allocator, engineConfig, keys,
  *     List.of(Wiring.lanceCatalog(registry, allocator, freshness),
- *             new CatalogPlugin(new IcebergTableResolver(...), new IcebergTableReader(...))));
+ *             Wiring.icebergCatalog(icebergConfig, allocator)));
  * }</pre>
  */
 public final class Wiring {
@@ -41,6 +45,12 @@ public final class Wiring {
         new LanceTableResolver(registry, allocator, freshness), new LanceTableReader(allocator));
   }
 
+  /** The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only. */
+  public static CatalogPlugin icebergCatalog(IcebergConfig config, BufferAllocator allocator) {
+    IcebergFederation federation = IcebergFederation.connect(config, allocator);
+    return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
+  }
+
   /** DuckDB admission and engine over the given catalogs. */
   public static Components components(
       BufferAllocator allocator,
@@ -50,11 +60,14 @@ public final class Wiring {
     requireNonNull(catalogs, "catalogs is null");
     List<TableResolver> resolvers = catalogs.stream().map(CatalogPlugin::resolver).toList();
     List<TableReader> readers = catalogs.stream().map(CatalogPlugin::reader).toList();
+    List<AutoCloseable> owned = new ArrayList<>();
+    catalogs.forEach(c -> c.owner().ifPresent(owned::add));
     DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
+    owned.add(admission);
     try {
       QueryEngine engine = new DuckDbQueryEngine(engineConfig, readers);
       return new Components(
-          allocator, admission, new Catalogs(resolvers), readers, engine, keys, List.of(admission));
+          allocator, admission, new Catalogs(resolvers), readers, engine, keys, owned);
     } catch (RuntimeException e) {
       admission.close();
       throw e;

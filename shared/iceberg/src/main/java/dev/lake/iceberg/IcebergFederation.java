@@ -45,6 +45,7 @@ public final class IcebergFederation implements AutoCloseable {
   public static IcebergFederation connect(IcebergConfig config, BufferAllocator allocator) {
     requireNonNull(config, "config is null");
     requireNonNull(allocator, "allocator is null");
+    registerFormatModels();
     CatalogClient client = CatalogClient.connect(config);
     SnapshotCache cache =
         new SnapshotCache(config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
@@ -52,6 +53,29 @@ public final class IcebergFederation implements AutoCloseable {
     LOG.info("Iceberg federation connected: {}", config);
     return new IcebergFederation(
         client, resolver, new IcebergReader(resolver, client.catalogName()));
+  }
+
+  /**
+   * Iceberg 1.11 registers its file-format readers in the static initializer of {@code
+   * FormatModelRegistry}, looking classes up through the thread context class loader. Scans run on
+   * DuckDB's native threads, which have none, so the registry would come up empty there ("Format
+   * model is not registered for format PARQUET"). Initialize it here, on a Java thread, with this
+   * module's class loader as context.
+   */
+  private static void registerFormatModels() {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(IcebergFederation.class.getClassLoader());
+    try {
+      Class.forName(
+          "org.apache.iceberg.formats.FormatModelRegistry",
+          true,
+          IcebergFederation.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("iceberg-core is missing from the classpath", e);
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
   }
 
   /**

@@ -1,0 +1,57 @@
+package dev.lake.frontdoor;
+
+import dev.lake.core.TableRef;
+import dev.lake.iceberg.IcebergConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --iceberg-*} flags shared by {@code local} and {@code serve}: at most one external
+ * Iceberg REST catalog per deployment, off unless {@code --iceberg-rest} is given.
+ */
+final class IcebergOptions {
+  @Option(
+      names = "--iceberg-rest",
+      description = "URI of the Iceberg REST catalog to federate (read-only). Off by default.")
+  String restUri;
+
+  @Option(names = "--iceberg-warehouse", description = "Warehouse name passed to the catalog.")
+  String warehouse;
+
+  @Option(
+      names = "--iceberg-allow",
+      description =
+          "Comma-separated allowlist of namespaces (ns, \"a.b\") and tables (ns.t) that may be"
+              + " read; required with --iceberg-rest.")
+  String allow;
+
+  /** The validated config, or empty when federation is off. */
+  Optional<IcebergConfig> config() {
+    if (restUri == null) {
+      if (allow != null || warehouse != null) {
+        throw new IllegalArgumentException(
+            "--iceberg-allow/--iceberg-warehouse need --iceberg-rest");
+      }
+      return Optional.empty();
+    }
+    if (allow == null) {
+      throw new IllegalArgumentException(
+          "--iceberg-rest needs --iceberg-allow: name the namespaces or tables lake may read");
+    }
+    return Optional.of(IcebergConfig.fromFlags(restUri, warehouse, allow));
+  }
+
+  /** Principal grants equal to the allowlist (local mode's demo principal gets these). */
+  static List<String> grantsFor(IcebergConfig config) {
+    List<String> grants = new ArrayList<>();
+    for (String ns : config.allowlist().namespaces()) {
+      grants.add(TableRef.ICEBERG + "." + ns);
+    }
+    for (TableRef t : config.allowlist().tables()) {
+      grants.add(t.catalog() + "." + t.namespace() + "." + t.table());
+    }
+    return grants;
+  }
+}
