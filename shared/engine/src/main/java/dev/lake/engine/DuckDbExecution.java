@@ -181,7 +181,9 @@ final class DuckDbExecution implements QueryExecution {
       return new LakeException(
           ErrorCode.RESOURCE_EXHAUSTED, "The query exceeded the engine's memory or spill bound", e);
     }
-    String shown = message.replaceAll("lake_[pq][0-9]+_t[0-9]+(_s[0-9]+)?", "<table>");
+    String shown =
+        message.replaceAll(
+            "(lake_cache\\.)?lake_([pqm][0-9]+_t[0-9]+(_s[0-9]+)?|c[0-9]+)", "<table>");
     return new LakeException(ErrorCode.QUERY_FAILED, shown, e);
   }
 

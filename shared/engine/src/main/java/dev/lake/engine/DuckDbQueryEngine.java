@@ -2,12 +2,13 @@ package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
-import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
@@ -16,9 +17,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,6 +41,9 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final SqlParser parser = new SqlParser();
   private final BufferAllocator planAllocator = new RootAllocator();
   private final AtomicLong ids = new AtomicLong();
+  private final Cache<PlanKey, QueryPlan> plans =
+      Caffeine.newBuilder().maximumSize(MAX_PLANS).build();
+  private final SnapshotCache snapshotCache;
 
   public DuckDbQueryEngine(EngineConfig config, List<TableReader> readers) {
     this.config = requireNonNull(config, "config is null");
@@ -52,6 +58,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
         s.execute("SET threads = " + config.threads());
         s.execute("SET temp_directory = '" + quote(config.tempDirectory().toString()) + "'");
         s.execute("SET max_temp_directory_size = '" + mib(config.maxTempBytes()) + "'");
+        s.execute("CREATE SCHEMA " + SnapshotCache.SCHEMA);
         s.execute("SET autoinstall_known_extensions = false");
         s.execute("SET autoload_known_extensions = false");
         s.execute("SET allow_community_extensions = false");
@@ -63,6 +70,10 @@ public final class DuckDbQueryEngine implements QueryEngine {
       planAllocator.close();
       throw new LakeException(ErrorCode.INTERNAL, "Cannot start the DuckDB engine", e);
     }
+    snapshotCache =
+        config.snapshotCacheBytes() > 0
+            ? new SnapshotCache(database, planAllocator, config.snapshotCacheBytes())
+            : null;
   }
 
   private static String mib(long bytes) {
@@ -73,15 +84,27 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return s.replace("'", "''");
   }
 
+  /** Most parsed statements and plans kept (each a parse tree and a few schemas). */
+  static final int MAX_PLANS = 2048;
+
+  private record PlanKey(AdmittedQuery query, SnapshotSet snapshots) {}
+
   @Override
   public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
-    StatementRewriter statement = StatementRewriter.parse(query, parser);
-    Map<TableRef, Schema> schemas = schemas(query, snapshots);
+    QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
+    Schema cached = plan.resultSchema();
+    if (cached != null) {
+      return cached;
+    }
     BufferAllocator child = planAllocator.newChildAllocator("plan", 0, Long.MAX_VALUE);
     Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
-    schemas.forEach((ref, schema) -> inputs.put(ref, List.of(new EmptyReader(child, schema))));
-    try (DuckDbExecution execution = open(statement, inputs, null, child, "lake_p")) {
-      return execution.reader().getVectorSchemaRoot().getSchema();
+    for (TableRef ref : query.tables()) {
+      inputs.put(ref, List.of(new EmptyReader(child, plan.schema(ref))));
+    }
+    try (DuckDbExecution execution = open(query, plan, inputs, List.of(), null, child, "lake_p0")) {
+      Schema schema = execution.reader().getVectorSchemaRoot().getSchema();
+      plan.resultSchema(schema);
+      return schema;
     } catch (IOException e) {
       throw new LakeException(ErrorCode.QUERY_FAILED, "Cannot plan the statement", e);
     }
@@ -94,38 +117,76 @@ public final class DuckDbQueryEngine implements QueryEngine {
       SnapshotSet snapshots,
       BufferAllocator allocator) {
     requireNonNull(parameters, "parameters is null");
-    StatementRewriter statement = StatementRewriter.parse(query, parser);
-    ScanAnalysis analysis = new ScanAnalysis(statement.statement());
-    Map<TableRef, Schema> schemas = schemas(query, snapshots);
+    QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
     BufferAllocator child =
         allocator.newChildAllocator("query-" + ids.incrementAndGet(), 0, allocator.getLimit());
     Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
+    List<AutoCloseable> leases = new ArrayList<>();
+    Map<TableRef, String> cachedNames = new LinkedHashMap<>();
     try {
       for (TableRef ref : query.tables()) {
         Snapshot snapshot = snapshots.resolve(ref);
-        Schema schema = schemas.get(ref);
-        ScanRequest request =
-            new ScanRequest(
-                analysis.columns(schema),
-                Predicates.resolve(analysis.candidates(ref, schemas), schema, parser),
-                config.batchSize(),
-                config.scanParallelism());
-        inputs.put(ref, List.copyOf(reader(snapshot).scan(ref, snapshot, request, child)));
+        TableReader reader = reader(snapshot);
+        if (snapshotCache != null && reader instanceof SnapshotProbe probe) {
+          Optional<SnapshotCache.Table> table =
+              snapshotCache.acquire(
+                  ref,
+                  snapshot,
+                  plan.columns(ref),
+                  reader,
+                  probe,
+                  config.batchSize(),
+                  config.scanParallelism());
+          if (table.isPresent()) {
+            leases.add(table.get()::release);
+            cachedNames.put(ref, table.get().name());
+            continue;
+          }
+        }
+        inputs.put(ref, List.copyOf(reader.scan(ref, snapshot, plan.request(ref), child)));
       }
     } catch (RuntimeException e) {
       for (List<ArrowReader> list : inputs.values()) {
         list.forEach(DuckDbExecution::closeQuietly);
       }
+      leases.forEach(DuckDbExecution::closeQuietly);
       child.close();
       throw e;
     }
-    return open(statement, inputs, parameters, child, "lake_q");
+    return open(query, plan, inputs, leases, cachedNames, parameters, child, "lake_q0");
   }
 
-  /** Opens a connection, registers {@code inputs} (owning them) and prepares the statement. */
+  /** The cached plan of {@code query} over {@code snapshots}, built on first use. */
+  private QueryPlan plan(
+      AdmittedQuery query, SnapshotSet snapshots, Map<TableRef, Schema> schemas) {
+    return plans.get(
+        new PlanKey(query, snapshots),
+        k -> {
+          StatementRewriter statement = StatementRewriter.parse(query, parser);
+          ScanAnalysis analysis = new ScanAnalysis(statement.statement());
+          return QueryPlan.build(
+              statement, analysis, schemas, parser, config.batchSize(), config.scanParallelism());
+        });
+  }
+
   private DuckDbExecution open(
-      StatementRewriter statement,
+      AdmittedQuery query,
+      QueryPlan plan,
       Map<TableRef, List<ArrowReader>> inputs,
+      List<AutoCloseable> leases,
+      List<Object> parameters,
+      BufferAllocator child,
+      String prefix) {
+    return open(query, plan, inputs, leases, Map.of(), parameters, child, prefix);
+  }
+
+  /** Opens a connection, registers {@code inputs} (owning them and the leases), prepares. */
+  private DuckDbExecution open(
+      AdmittedQuery query,
+      QueryPlan plan,
+      Map<TableRef, List<ArrowReader>> inputs,
+      List<AutoCloseable> leases,
+      Map<TableRef, String> cachedNames,
       List<Object> parameters,
       BufferAllocator child,
       String prefix) {
@@ -136,12 +197,13 @@ public final class DuckDbQueryEngine implements QueryEngine {
       for (List<ArrowReader> list : inputs.values()) {
         list.forEach(DuckDbExecution::closeQuietly);
       }
+      leases.forEach(DuckDbExecution::closeQuietly);
       child.close();
       throw new LakeException(ErrorCode.INTERNAL, "Cannot open a query connection", e);
     }
     QueryInputs registered;
     try {
-      registered = new QueryInputs(connection, prefix + ids.incrementAndGet(), inputs, child);
+      registered = new QueryInputs(connection, prefix, inputs, child, leases);
     } catch (RuntimeException e) {
       DuckDbExecution.closeQuietly(connection);
       child.close();
@@ -149,7 +211,12 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
     String sql;
     try {
-      sql = statement.render(registered.views(), parser);
+      Map<TableRef, String> targets = new LinkedHashMap<>();
+      for (TableRef ref : query.tables()) {
+        String name = cachedNames.get(ref);
+        targets.put(ref, name != null ? name : registered.views().get(ref));
+      }
+      sql = plan.render(targets, parser);
     } catch (RuntimeException e) {
       DuckDbExecution.closeQuietly(connection);
       registered.close();
@@ -163,7 +230,15 @@ public final class DuckDbQueryEngine implements QueryEngine {
     Map<TableRef, Schema> schemas = new LinkedHashMap<>();
     for (TableRef ref : query.tables()) {
       Snapshot snapshot = snapshots.resolve(ref);
-      schemas.put(ref, reader(snapshot).schema(ref, snapshot));
+      try {
+        // also the fail-closed check: a reader throws SNAPSHOT_GONE for a version that is gone
+        schemas.put(ref, reader(snapshot).schema(ref, snapshot));
+      } catch (LakeException e) {
+        if (snapshotCache != null && e.code() == ErrorCode.SNAPSHOT_GONE) {
+          snapshotCache.evict(snapshot);
+        }
+        throw e;
+      }
     }
     return schemas;
   }
@@ -178,6 +253,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
         ErrorCode.UNSUPPORTED, "No reader for " + snapshot.getClass().getSimpleName());
   }
 
+  /** The snapshot cache, or null when it is off; for tests. */
+  SnapshotCache snapshotCacheForTest() {
+    return snapshotCache;
+  }
+
   /** A fresh connection to the engine's database, for tests of the hardening. */
   DuckDBConnection connectionForTest() throws SQLException {
     return database.duplicate();
@@ -185,6 +265,10 @@ public final class DuckDbQueryEngine implements QueryEngine {
 
   @Override
   public void close() {
+    if (snapshotCache != null) {
+      snapshotCache.close();
+    }
+    plans.invalidateAll();
     DuckDbExecution.closeQuietly(database);
     parser.close();
     planAllocator.close();

@@ -1,6 +1,8 @@
 package dev.lake.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
@@ -22,7 +24,16 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
 
   private static final String ONLY = "only SELECT, WITH ... SELECT, VALUES and EXPLAIN may run";
 
+  /** Characters of SQL text whose admission decision is cached (admission is a pure function). */
+  static final long CACHED_SQL_CHARS = 16L << 20;
+
   private final SqlParser parser = new SqlParser();
+  // admitted statements by exact text; rejections are not cached (they throw)
+  private final Cache<String, AdmittedQuery> admitted =
+      Caffeine.newBuilder()
+          .maximumWeight(CACHED_SQL_CHARS)
+          .<String, AdmittedQuery>weigher((sql, q) -> sql.length() + 64)
+          .build();
 
   public DuckDbSqlAdmission() {}
 
@@ -35,6 +46,10 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
       throw new LakeException(
           ErrorCode.INVALID_SQL, "SQL text is longer than " + MAX_SQL_CHARS + " characters");
     }
+    return admitted.get(sql, this::decide);
+  }
+
+  private AdmittedQuery decide(String sql) {
     JsonNode tree = parser.serialize(sql);
     if (!tree.path("error").asBoolean(true)) {
       return new AdmittedQuery(sql, AdmittedQuery.Kind.SELECT, checkSingle(tree));

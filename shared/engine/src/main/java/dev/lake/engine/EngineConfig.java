@@ -14,6 +14,9 @@ import java.nio.file.Path;
  * @param maxTempBytes {@code max_temp_directory_size} (0 disables spilling .. 16 TiB)
  * @param batchSize rows per result batch and per Lance scan batch (1,024 .. 1,048,576)
  * @param scanParallelism most Arrow streams one table scan is split into (1 .. 64)
+ * @param snapshotCacheBytes bytes of table snapshots the engine may keep materialized in DuckDB's
+ *     native storage (0 = off, the default; at most half of {@code memoryLimitBytes}); see
+ *     docs/engine.md, "Snapshot cache"
  */
 public record EngineConfig(
     long memoryLimitBytes,
@@ -21,7 +24,8 @@ public record EngineConfig(
     Path tempDirectory,
     long maxTempBytes,
     int batchSize,
-    int scanParallelism) {
+    int scanParallelism,
+    long snapshotCacheBytes) {
   public static final long MIN_MEMORY = 64L << 20;
   public static final long MAX_MEMORY = 1L << 40;
   public static final int MAX_THREADS = 256;
@@ -37,15 +41,39 @@ public record EngineConfig(
     check(maxTempBytes, 0, MAX_TEMP, "maxTempBytes");
     check(batchSize, MIN_BATCH, MAX_BATCH, "batchSize");
     check(scanParallelism, 1, MAX_SCAN_PARALLELISM, "scanParallelism");
+    check(snapshotCacheBytes, 0, memoryLimitBytes / 2, "snapshotCacheBytes");
+  }
+
+  /** The original six bounds, with the snapshot cache off. */
+  public EngineConfig(
+      long memoryLimitBytes,
+      int threads,
+      Path tempDirectory,
+      long maxTempBytes,
+      int batchSize,
+      int scanParallelism) {
+    this(memoryLimitBytes, threads, tempDirectory, maxTempBytes, batchSize, scanParallelism, 0);
+  }
+
+  /** This configuration with {@code snapshotCacheBytes} replaced. */
+  public EngineConfig withSnapshotCacheBytes(long snapshotCacheBytes) {
+    return new EngineConfig(
+        memoryLimitBytes,
+        threads,
+        tempDirectory,
+        maxTempBytes,
+        batchSize,
+        scanParallelism,
+        snapshotCacheBytes);
   }
 
   /**
    * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
-   * and as many scan streams as threads.
+   * as many scan streams as threads, and no snapshot cache.
    */
   public static EngineConfig defaults(Path tempDirectory) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
-    return new EngineConfig(1L << 30, threads, tempDirectory, 4L << 30, 65_536, threads);
+    return new EngineConfig(1L << 30, threads, tempDirectory, 4L << 30, 65_536, threads, 0);
   }
 
   private static void check(long value, long min, long max, String name) {

@@ -17,27 +17,33 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * The Arrow inputs of one query on its own connection: each table's streams are exported through
- * the C stream interface, registered as connection-local temporary objects with unique names, and
- * combined by a temporary {@code UNION ALL} view so DuckDB scans them in parallel. {@link #close()}
- * releases every C stream, which closes its Java reader.
+ * the C stream interface and registered as connection-local temporary objects; a table read as
+ * several streams gets a temporary {@code UNION ALL} view so DuckDB scans them in parallel. Names
+ * are positional ({@code <prefix>_t<i>[_s<j>]}): they are private to the connection, so the same
+ * statement renders to the same SQL every time. Also holds leases (e.g. on cached tables) that end
+ * with the query. {@link #close()} releases every C stream, which closes its Java reader.
  */
 final class QueryInputs implements AutoCloseable {
   private final List<ArrowArrayStream> streams = new ArrayList<>();
   private final List<ArrowReader> unexported = new ArrayList<>();
+  private final List<AutoCloseable> leases;
   private final Map<TableRef, String> views = new LinkedHashMap<>();
 
-  /** Takes ownership of every reader in {@code inputs}, even when registration fails. */
+  /** Takes ownership of every reader in {@code inputs} and every lease, even when it fails. */
   QueryInputs(
       DuckDBConnection connection,
       String prefix,
       Map<TableRef, List<ArrowReader>> inputs,
-      BufferAllocator allocator) {
+      BufferAllocator allocator,
+      List<AutoCloseable> leases) {
     inputs.values().forEach(unexported::addAll);
+    this.leases = new ArrayList<>(leases);
     try {
       int t = 0;
       for (Map.Entry<TableRef, List<ArrowReader>> e : inputs.entrySet()) {
         String view = prefix + "_t" + t++;
         StringBuilder union = new StringBuilder();
+        List<String> names = new ArrayList<>();
         int s = 0;
         for (ArrowReader reader : e.getValue()) {
           String name = view + "_s" + s++;
@@ -46,10 +52,15 @@ final class QueryInputs implements AutoCloseable {
           Data.exportArrayStream(allocator, reader, stream);
           unexported.remove(reader);
           connection.registerArrowStream(name, stream);
+          names.add(name);
           union
               .append(union.length() == 0 ? "" : " UNION ALL ")
               .append("SELECT * FROM ")
               .append(name);
+        }
+        if (names.size() == 1) {
+          views.put(e.getKey(), names.get(0)); // one stream: its own view is enough
+          continue;
         }
         try (Statement st = connection.createStatement()) {
           // engine-generated identifiers only; no client text
@@ -65,6 +76,7 @@ final class QueryInputs implements AutoCloseable {
     }
   }
 
+  /** The registered name of each streamed table. */
   Map<TableRef, String> views() {
     return views;
   }
@@ -81,12 +93,12 @@ final class QueryInputs implements AutoCloseable {
     }
     streams.clear();
     for (ArrowReader r : unexported) {
-      try {
-        r.close();
-      } catch (Exception e) {
-        // a reader that fails to close holds nothing we can free here
-      }
+      DuckDbExecution.closeQuietly(r);
     }
     unexported.clear();
+    for (AutoCloseable lease : leases) {
+      DuckDbExecution.closeQuietly(lease);
+    }
+    leases.clear();
   }
 }

@@ -23,6 +23,8 @@ final class SqlParser implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final Connection connection;
+  private final PreparedStatement serialize;
+  private final PreparedStatement deserialize;
 
   SqlParser() {
     try {
@@ -34,6 +36,9 @@ final class SqlParser implements AutoCloseable {
         s.execute("SET enable_external_access = false");
         s.execute("SET lock_configuration = true");
       }
+      // prepared once and reused (calls are serialized): saves a prepare per parse
+      serialize = connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)");
+      deserialize = connection.prepareStatement("SELECT json_deserialize_sql(?::JSON)");
     } catch (SQLException e) {
       throw new LakeException(ErrorCode.INTERNAL, "Cannot start the SQL parser", e);
     }
@@ -41,10 +46,9 @@ final class SqlParser implements AutoCloseable {
 
   /** The parse tree of {@code sql}: DuckDB's JSON, with {@code error} true on failure. */
   synchronized JsonNode serialize(String sql) {
-    try (PreparedStatement ps =
-        connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
-      ps.setString(1, sql);
-      try (ResultSet rs = ps.executeQuery()) {
+    try {
+      serialize.setString(1, sql);
+      try (ResultSet rs = serialize.executeQuery()) {
         rs.next();
         return MAPPER.readTree(rs.getString(1));
       }
@@ -59,10 +63,9 @@ final class SqlParser implements AutoCloseable {
     root.put("error", false);
     ArrayNode statements = root.putArray("statements");
     statements.add(statement);
-    try (PreparedStatement ps =
-        connection.prepareStatement("SELECT json_deserialize_sql(?::JSON)")) {
-      ps.setString(1, MAPPER.writeValueAsString(root));
-      try (ResultSet rs = ps.executeQuery()) {
+    try {
+      deserialize.setString(1, MAPPER.writeValueAsString(root));
+      try (ResultSet rs = deserialize.executeQuery()) {
         rs.next();
         return rs.getString(1);
       }
@@ -97,6 +100,8 @@ final class SqlParser implements AutoCloseable {
   @Override
   public synchronized void close() {
     try {
+      serialize.close();
+      deserialize.close();
       connection.close();
     } catch (SQLException e) {
       // closing an in-memory database cannot lose data; nothing to do

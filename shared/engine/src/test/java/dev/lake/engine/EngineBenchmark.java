@@ -25,68 +25,109 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.duckdb.DuckDBConnection;
 
 /**
- * Prints median timings of TPC-H Q1/Q3/Q6 through the engine (Lance, pushdown, parallel streams)
- * and through DuckDB over native tables of the same data. Not a test: run it by hand, e.g. with
- * {@code java -cp ... dev.lake.engine.EngineBenchmark 0.1 /tmp/lake-bench}.
+ * Prints median timings of small queries and the TPC-H queries of P3 through the engine (Lance,
+ * pushdown, parallel streams), through the engine with its snapshot cache, and through DuckDB over
+ * local Parquet files of the same data (written by DuckDB {@code COPY}), interleaved run by run.
+ * Not a test: run it by hand, e.g. {@code java -cp ... dev.lake.engine.EngineBenchmark 0.1 7
+ * /tmp/lake-bench-data/sf0.1 [cacheMiB] [queries]}. Generated data is reused from the directory.
  */
 public final class EngineBenchmark {
   public static void main(String[] args) throws Exception {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
-    Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("lake-bench");
-    int runs = 7;
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+    Path dir =
+        args.length > 2 ? Path.of(args[2]) : Path.of("/tmp/lake-bench-data/sf" + sf).normalize();
+    long cacheBytes = args.length > 3 ? Long.parseLong(args[3]) << 20 : 0;
+    List<String> only = args.length > 4 ? List.of(args[4].split(",")) : List.of();
+    Files.createDirectories(dir);
     try (RootAllocator allocator = new RootAllocator()) {
       FileRegistry registry = new FileRegistry(dir.resolve("registry.json"));
       long t0 = System.nanoTime();
       TpchDemo.generate(dir.resolve("data"), sf, registry, allocator);
-      System.out.printf("generate SF %.2f: %d ms%n", sf, (System.nanoTime() - t0) / 1_000_000);
+      System.out.printf("data SF %.2f ready: %d ms%n", sf, (System.nanoTime() - t0) / 1_000_000);
       LanceTableResolver resolver =
-          new LanceTableResolver(registry, allocator, Duration.ofMinutes(1));
+          new LanceTableResolver(registry, allocator, Duration.ofMinutes(10));
       Catalogs catalogs = new Catalogs(List.of(resolver));
       Principal p = new Principal("t", "bench", Set.of("lake.tpch"));
-      Map<String, ArrowReader> tables = new LinkedHashMap<>();
       LanceTableReader reader = new LanceTableReader(allocator);
-      for (String t : List.of("lineitem", "orders", "customer")) {
-        TableRef ref = TableRef.parse("lake.tpch." + t);
-        tables.put(
-            t, reader.scan(ref, resolver.resolve(ref), ScanRequest.all(65536), allocator).get(0));
-      }
+      Path parquet = parquet(dir, resolver, reader, allocator);
+      Map<String, String> queries = new LinkedHashMap<>();
+      queries.put("nation", "SELECT * FROM {nation}");
+      queries.put("point", "SELECT count(*) FROM {orders} WHERE o_orderkey = 1");
+      queries.putAll(TpchQueries.P3);
+      queries.keySet().removeIf(k -> !only.isEmpty() && !only.contains(k));
+      EngineConfig base = new EngineConfig(2L << 30, 2, dir.resolve("spill"), 4L << 30, 65536, 2);
       try (DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
-          DuckDbQueryEngine engine =
-              new DuckDbQueryEngine(
-                  new EngineConfig(2L << 30, 2, dir.resolve("spill"), 4L << 30, 65536, 2),
-                  List.of(reader));
-          DuckDBConnection nat = EngineTestSupport.nativeDuckDb(tables, allocator)) {
+          DuckDbQueryEngine engine = new DuckDbQueryEngine(base, List.of(reader));
+          DuckDBConnection nat =
+              (DuckDBConnection) new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", null)) {
         try (Statement s = nat.createStatement()) {
           s.execute("SET threads = 2");
+          for (String t : TABLES) {
+            s.execute(
+                "CREATE VIEW "
+                    + t
+                    + " AS SELECT * FROM read_parquet('"
+                    + parquet.resolve(t + ".parquet")
+                    + "')");
+          }
         }
-        for (String[] q :
-            new String[][] {
-              {"tiny", "SELECT count(*) FROM {orders} WHERE o_orderkey = 1"},
-              {"Q6-nofilter", "SELECT sum(l_extendedprice * l_discount) FROM {lineitem}"},
-              {"Q1", TpchQueries.Q1},
-              {"Q3", TpchQueries.Q3},
-              {"Q6", TpchQueries.Q6}
-            }) {
-          AdmittedQuery admitted = admission.admit(TpchQueries.lake(q[1]));
+        System.out.printf(
+            "%-7s %12s %12s %8s   (SF %.2f, medians of %d interleaved runs, cache %d MiB)%n",
+            "query", "engine ms", "parquet ms", "ratio", sf, runs, cacheBytes >> 20);
+        for (Map.Entry<String, String> q : queries.entrySet()) {
+          AdmittedQuery admitted = admission.admit(TpchQueries.lake(q.getValue()));
           SnapshotSet snapshots = catalogs.resolveAll(p, admitted);
+          String local = TpchQueries.local(q.getValue());
+          int n = q.getKey().equals("nation") || q.getKey().equals("point") ? runs * 20 : runs;
           List<Long> lake = new ArrayList<>();
-          List<Long> local = new ArrayList<>();
-          for (int i = 0; i < runs; i++) {
+          List<Long> pq = new ArrayList<>();
+          for (int i = -1; i < n; i++) { // i = -1: warm-up
             long a = System.nanoTime();
             EngineTestSupport.rows(engine.execute(admitted, List.of(), snapshots, allocator));
-            lake.add(System.nanoTime() - a);
             long b = System.nanoTime();
-            EngineTestSupport.nativeRows(nat, TpchQueries.local(q[1]), allocator);
-            local.add(System.nanoTime() - b);
+            EngineTestSupport.nativeRows(nat, local, allocator);
+            long c = System.nanoTime();
+            if (i >= 0) {
+              lake.add(b - a);
+              pq.add(c - b);
+            }
           }
           long l = median(lake);
-          long n = median(local);
+          long r = median(pq);
           System.out.printf(
-              "%s SF %.2f: engine %.1f ms, native DuckDB %.1f ms, ratio %.2fx%n",
-              q[0], sf, l / 1e6, n / 1e6, (double) l / n);
+              "%-7s %12.2f %12.2f %7.2fx%n", q.getKey(), l / 1e6, r / 1e6, (double) l / r);
         }
       }
     }
+  }
+
+  static final List<String> TABLES =
+      List.of("nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem");
+
+  /** Local Parquet copies of the Lance tables, written once by DuckDB COPY from native tables. */
+  private static Path parquet(
+      Path dir, LanceTableResolver resolver, LanceTableReader reader, RootAllocator allocator)
+      throws Exception {
+    Path out = dir.resolve("parquet");
+    if (Files.exists(out.resolve(".complete"))) {
+      return out;
+    }
+    Files.createDirectories(out);
+    Map<String, ArrowReader> tables = new LinkedHashMap<>();
+    for (String t : TABLES) {
+      TableRef ref = TableRef.parse("lake.tpch." + t);
+      tables.put(
+          t, reader.scan(ref, resolver.resolve(ref), ScanRequest.all(65536), allocator).get(0));
+    }
+    try (DuckDBConnection c = EngineTestSupport.nativeDuckDb(tables, allocator);
+        Statement s = c.createStatement()) {
+      for (String t : TABLES) {
+        s.execute("COPY " + t + " TO '" + out.resolve(t + ".parquet") + "' (FORMAT parquet)");
+      }
+    }
+    Files.writeString(out.resolve(".complete"), "");
+    return out;
   }
 
   private static long median(List<Long> xs) {

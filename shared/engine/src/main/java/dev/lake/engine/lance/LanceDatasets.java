@@ -70,9 +70,7 @@ public final class LanceDatasets {
   public static void removeVersion(String location, long version) {
     Path dir = localPath(location).resolve("_versions");
     String v1 = version + ".manifest";
-    // Lance's V2 manifest naming is u64::MAX - version, zero-padded to 20 digits
-    String v2 = String.format(Locale.ROOT, "%20s", Long.toUnsignedString(-1L - version));
-    v2 = v2.replace(' ', '0') + ".manifest";
+    String v2 = manifestV2(version);
     try {
       boolean removed = Files.deleteIfExists(dir.resolve(v1));
       removed |= Files.deleteIfExists(dir.resolve(v2));
@@ -82,6 +80,12 @@ public final class LanceDatasets {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove version " + version, e);
     }
+  }
+
+  /** Lance's V2 manifest file name: u64::MAX - version, zero-padded to 20 digits. */
+  static String manifestV2(long version) {
+    String v2 = String.format(Locale.ROOT, "%20s", Long.toUnsignedString(-1L - version));
+    return v2.replace(' ', '0') + ".manifest";
   }
 
   private static Path localPath(String location) {

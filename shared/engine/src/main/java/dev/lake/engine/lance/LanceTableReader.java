@@ -2,18 +2,25 @@ package dev.lake.engine.lance;
 
 import static java.util.Objects.requireNonNull;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.LanceSnapshot;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
+import dev.lake.engine.SnapshotProbe;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
-import org.lance.Fragment;
 import org.lance.ReadOptions;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
@@ -22,12 +29,28 @@ import org.lance.ipc.ScanOptions;
  * Reads a Lance dataset at EXACTLY the sealed version, never another. Scans are projected, may
  * carry a conservative filter, and are split into up to {@code parallelism} streams by groups of
  * whole fragments (every row exactly once).
+ *
+ * <p>Opened datasets of local locations are kept in a bounded cache per snapshot (location,
+ * incarnation, version) with their schema and fragment list; a Lance {@link Dataset} is safe for
+ * concurrent scans (its native calls run under a read lock). Every use first checks that the
+ * version's manifest file still exists (one stat), so a removed version fails closed with {@code
+ * SNAPSHOT_GONE} exactly like an uncached open. Remote locations are opened per use.
  */
-public final class LanceTableReader implements TableReader {
+public final class LanceTableReader implements TableReader, SnapshotProbe, AutoCloseable {
+  /** Most open datasets kept in the handle cache. */
+  public static final int MAX_OPEN_DATASETS = 256;
+
   private final BufferAllocator allocator;
+  private final Cache<LanceSnapshot, SharedDataset> open;
 
   public LanceTableReader(BufferAllocator allocator) {
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.open =
+        Caffeine.newBuilder()
+            .maximumSize(MAX_OPEN_DATASETS)
+            .executor(Runnable::run)
+            .<LanceSnapshot, SharedDataset>removalListener((k, v, cause) -> v.release())
+            .build();
   }
 
   @Override
@@ -37,19 +60,35 @@ public final class LanceTableReader implements TableReader {
 
   @Override
   public Schema schema(TableRef ref, Snapshot snapshot) {
-    try (Dataset ds = open(ref, (LanceSnapshot) snapshot, allocator)) {
-      return ds.getSchema();
+    SharedDataset ds = acquire(ref, (LanceSnapshot) snapshot);
+    try {
+      return ds.schema();
+    } finally {
+      ds.release();
+    }
+  }
+
+  @Override
+  public void checkRetained(TableRef ref, Snapshot snapshot) {
+    LanceSnapshot s = (LanceSnapshot) snapshot;
+    Optional<Path> versions = versionsDir(s.location());
+    if (versions.isPresent()) {
+      if (!manifestExists(versions.get(), s.version())) {
+        open.invalidate(s);
+        throw gone(ref, s);
+      }
+    } else {
+      open(ref, s, allocator).close(); // generic: the version opens, or it is gone
     }
   }
 
   @Override
   public List<ArrowReader> scan(
       TableRef ref, Snapshot snapshot, ScanRequest request, BufferAllocator allocator) {
-    Dataset ds = open(ref, (LanceSnapshot) snapshot, allocator);
-    SharedDataset shared = new SharedDataset(ds);
+    SharedDataset shared = acquire(ref, (LanceSnapshot) snapshot);
     List<ArrowReader> out = new ArrayList<>();
     try {
-      List<List<Integer>> groups = groups(ds.getFragments(), request.parallelism());
+      List<List<Integer>> groups = groups(shared.fragments(), request.parallelism());
       String filter = LanceFilters.toFilter(request.filter());
       for (List<Integer> group : groups) {
         out.add(open(shared, request, group, filter, allocator));
@@ -69,6 +108,27 @@ public final class LanceTableReader implements TableReader {
     }
   }
 
+  /** Closes every cached dataset (datasets still being scanned close when their scans end). */
+  @Override
+  public void close() {
+    open.invalidateAll();
+  }
+
+  /** A retained dataset at exactly the snapshot's version; the caller releases it. */
+  private SharedDataset acquire(TableRef ref, LanceSnapshot snapshot) {
+    if (versionsDir(snapshot.location()).isEmpty()) {
+      return new SharedDataset(open(ref, snapshot, allocator));
+    }
+    while (true) {
+      checkRetained(ref, snapshot);
+      SharedDataset ds = open.get(snapshot, s -> new SharedDataset(open(ref, s, allocator)));
+      if (ds.tryRetain()) {
+        return ds;
+      }
+      open.asMap().remove(snapshot, ds); // closed by an eviction racing with us: open again
+    }
+  }
+
   private static ArrowReader open(
       SharedDataset shared,
       ScanRequest request,
@@ -85,8 +145,17 @@ public final class LanceTableReader implements TableReader {
     if (!filter.isEmpty()) {
       options.filter(filter);
     }
-    LanceScanner scanner = shared.dataset().newScan(options.build());
-    shared.retain();
+    if (!shared.tryRetain()) {
+      throw new IllegalStateException("dataset closed while opening a scan");
+    }
+    LanceScanner scanner;
+    try {
+      // the query's allocator, not the cached dataset's, owns the scan's batches
+      scanner = LanceScanner.create(shared.dataset(), options.build(), allocator);
+    } catch (RuntimeException e) {
+      shared.release();
+      throw e;
+    }
     try {
       return new LanceStream(allocator, scanner, scanner.scanBatches(), shared);
     } catch (RuntimeException e) {
@@ -101,26 +170,23 @@ public final class LanceTableReader implements TableReader {
   }
 
   /** Splits fragments into at most {@code parallelism} contiguous groups of similar row counts. */
-  static List<List<Integer>> groups(List<Fragment> fragments, int parallelism) {
+  static List<List<Integer>> groups(List<SharedDataset.FragmentInfo> fragments, int parallelism) {
     List<List<Integer>> groups = new ArrayList<>();
     if (fragments.isEmpty()) {
       groups.add(List.of());
       return groups;
     }
     long total = 0;
-    List<Long> rows = new ArrayList<>();
-    for (Fragment f : fragments) {
-      long n = f.countRows();
-      rows.add(n);
-      total += n;
+    for (SharedDataset.FragmentInfo f : fragments) {
+      total += f.rows();
     }
     int n = Math.min(parallelism, fragments.size());
     long target = Math.max(1, (total + n - 1) / n);
     List<Integer> current = new ArrayList<>();
     long acc = 0;
     for (int i = 0; i < fragments.size(); i++) {
-      current.add(fragments.get(i).getId());
-      acc += rows.get(i);
+      current.add(fragments.get(i).id());
+      acc += fragments.get(i).rows();
       int fragmentsLeft = fragments.size() - i - 1;
       int groupsToOpen = n - groups.size() - 1;
       if (groupsToOpen > 0 && (acc >= target || fragmentsLeft == groupsToOpen)) {
@@ -145,5 +211,28 @@ public final class LanceTableReader implements TableReader {
     } catch (RuntimeException e) {
       throw LanceErrors.versionGone(ref, snapshot, e);
     }
+  }
+
+  private static LakeException gone(TableRef ref, LanceSnapshot snapshot) {
+    return new LakeException(
+        ErrorCode.SNAPSHOT_GONE,
+        "version " + snapshot.version() + " of " + ref + " is no longer available");
+  }
+
+  /** The {@code _versions} directory of a local dataset; empty for remote locations. */
+  static Optional<Path> versionsDir(String location) {
+    String l = location;
+    if (l.startsWith("file://")) {
+      l = l.substring("file://".length());
+    } else if (l.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(l).resolve("_versions"));
+  }
+
+  /** Whether either Lance manifest naming scheme has the version's manifest. */
+  static boolean manifestExists(Path versions, long version) {
+    return Files.exists(versions.resolve(LanceDatasets.manifestV2(version)))
+        || Files.exists(versions.resolve(version + ".manifest"));
   }
 }

@@ -1,0 +1,82 @@
+package dev.lake.engine;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A stream that adds the Arrow buffer bytes of every batch it passes to a shared counter and fails
+ * once the counter exceeds a budget, so a snapshot too large for the cache stops being read early.
+ */
+final class CountingReader extends ArrowReader {
+  /** Thrown (as the cause of DuckDB's failure) when the budget is exceeded. */
+  static final String OVER_BUDGET = "snapshot exceeds the cache budget";
+
+  private final ArrowReader source;
+  private final AtomicLong bytes;
+  private final long budget;
+
+  CountingReader(BufferAllocator allocator, ArrowReader source, AtomicLong bytes, long budget) {
+    super(allocator);
+    this.source = source;
+    this.bytes = bytes;
+    this.budget = budget;
+  }
+
+  @Override
+  public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
+    return source.getVectorSchemaRoot();
+  }
+
+  @Override
+  public boolean loadNextBatch() throws IOException {
+    if (!source.loadNextBatch()) {
+      return false;
+    }
+    long n = 0;
+    for (FieldVector v : source.getVectorSchemaRoot().getFieldVectors()) {
+      n += v.getBufferSize();
+    }
+    if (bytes.addAndGet(n) > budget) {
+      throw new IOException(OVER_BUDGET);
+    }
+    return true;
+  }
+
+  @Override
+  public Map<Long, Dictionary> getDictionaryVectors() throws IOException {
+    return source.getDictionaryVectors();
+  }
+
+  @Override
+  public Dictionary lookup(long id) {
+    return source.lookup(id);
+  }
+
+  @Override
+  public Set<Long> getDictionaryIds() {
+    return source.getDictionaryIds();
+  }
+
+  @Override
+  public long bytesRead() {
+    return source.bytesRead();
+  }
+
+  @Override
+  protected void closeReadSource() throws IOException {
+    source.close();
+  }
+
+  @Override
+  protected Schema readSchema() throws IOException {
+    return source.getVectorSchemaRoot().getSchema();
+  }
+}

@@ -1,0 +1,98 @@
+package dev.lake.engine;
+
+import dev.lake.core.ScanRequest;
+import dev.lake.core.TableRef;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Everything about one admitted statement over one snapshot set that does not depend on the data:
+ * the parse tree, each table's scan request (projection and folded pushed predicates), the SQL it
+ * renders to for a given set of input names, and its result schema. Computed once and cached by the
+ * engine per (statement, snapshot set): snapshots are immutable, so none of it goes stale.
+ */
+final class QueryPlan {
+  /** Most distinct renderings kept per plan (they differ only by which inputs are cached). */
+  private static final int MAX_RENDERINGS = 16;
+
+  private final StatementRewriter statement;
+  private final Map<TableRef, Schema> schemas;
+  private final Map<TableRef, ScanRequest> requests;
+  private final Map<List<String>, String> rendered = new ConcurrentHashMap<>();
+  private volatile Schema resultSchema;
+
+  private QueryPlan(
+      StatementRewriter statement,
+      Map<TableRef, Schema> schemas,
+      Map<TableRef, ScanRequest> requests) {
+    this.statement = statement;
+    this.schemas = schemas;
+    this.requests = requests;
+  }
+
+  static QueryPlan build(
+      StatementRewriter statement,
+      ScanAnalysis analysis,
+      Map<TableRef, Schema> schemas,
+      SqlParser parser,
+      int batchSize,
+      int parallelism) {
+    Map<TableRef, ScanRequest> requests = new LinkedHashMap<>();
+    for (Map.Entry<TableRef, Schema> e : schemas.entrySet()) {
+      Schema schema = e.getValue();
+      requests.put(
+          e.getKey(),
+          new ScanRequest(
+              analysis.columns(schema),
+              Predicates.resolve(analysis.candidates(e.getKey(), schemas), schema, parser),
+              batchSize,
+              parallelism));
+    }
+    return new QueryPlan(statement, Map.copyOf(schemas), Map.copyOf(requests));
+  }
+
+  StatementRewriter statement() {
+    return statement;
+  }
+
+  Schema schema(TableRef ref) {
+    return schemas.get(ref);
+  }
+
+  ScanRequest request(TableRef ref) {
+    return requests.get(ref);
+  }
+
+  /** The columns a scan of {@code ref} reads, all of them spelled out (table order). */
+  List<String> columns(TableRef ref) {
+    List<String> columns = requests.get(ref).columns();
+    return columns.isEmpty()
+        ? schemas.get(ref).getFields().stream().map(f -> f.getName()).toList()
+        : columns;
+  }
+
+  /** The statement over {@code targets} (table → input name), rendered once per name set. */
+  String render(Map<TableRef, String> targets, SqlParser parser) {
+    List<String> key = List.copyOf(targets.values());
+    String sql = rendered.get(key);
+    if (sql == null) {
+      sql = statement.render(targets, parser);
+      if (rendered.size() >= MAX_RENDERINGS) {
+        rendered.clear();
+      }
+      rendered.put(key, sql);
+    }
+    return sql;
+  }
+
+  Schema resultSchema() {
+    return resultSchema;
+  }
+
+  void resultSchema(Schema schema) {
+    this.resultSchema = schema;
+  }
+}
