@@ -17,6 +17,7 @@ import java.util.Set;
  * @param only metric ids to run (empty = all)
  * @param forkClient whether client loops run in a separate JVM (the honest default)
  * @param jmhSeconds seconds per JMH warm-up and measurement iteration (default 1, 0 = tiny)
+ * @param concurrentRequests concurrent GetFlightInfo of P6 (default 1000, 1 - 2000)
  */
 public record BenchConfig(
     double scaleFactor,
@@ -26,12 +27,14 @@ public record BenchConfig(
     Path cacheDir,
     Set<String> only,
     boolean forkClient,
-    int jmhSeconds) {
+    int jmhSeconds,
+    int concurrentRequests) {
   public static final double DEFAULT_SF = 1.0;
   public static final double QUICK_SF = 0.1;
   public static final int DEFAULT_WARMUPS = 3;
   public static final int DEFAULT_ITERATIONS = 15;
   public static final int QUICK_ITERATIONS = 7;
+  public static final int DEFAULT_CONCURRENT_REQUESTS = 1000;
   public static final Set<String> METRIC_IDS = Set.of("P1", "P2", "P3", "P4", "P5", "P6", "M1");
 
   public BenchConfig {
@@ -51,6 +54,10 @@ public record BenchConfig(
     if (jmhSeconds < 0 || jmhSeconds > 60) {
       throw new IllegalArgumentException("jmhSeconds must be between 0 and 60: " + jmhSeconds);
     }
+    if (concurrentRequests < 1 || concurrentRequests > 2000) {
+      throw new IllegalArgumentException(
+          "concurrentRequests must be between 1 and 2000: " + concurrentRequests);
+    }
     for (String id : only) {
       if (!METRIC_IDS.contains(id)) {
         throw new IllegalArgumentException("unknown metric " + id + "; known: " + METRIC_IDS);
@@ -61,12 +68,29 @@ public record BenchConfig(
   /** The full run at scale factor 1. */
   public static BenchConfig defaults(Path out, Path cacheDir) {
     return new BenchConfig(
-        DEFAULT_SF, DEFAULT_WARMUPS, DEFAULT_ITERATIONS, out, cacheDir, Set.of(), true, 1);
+        DEFAULT_SF,
+        DEFAULT_WARMUPS,
+        DEFAULT_ITERATIONS,
+        out,
+        cacheDir,
+        Set.of(),
+        true,
+        1,
+        DEFAULT_CONCURRENT_REQUESTS);
   }
 
   /** The quick run: scale factor 0.1, fewer iterations; finishes in under 3 minutes here. */
   public static BenchConfig quick(Path out, Path cacheDir) {
-    return new BenchConfig(QUICK_SF, 2, QUICK_ITERATIONS, out, cacheDir, Set.of(), true, 1);
+    return new BenchConfig(
+        QUICK_SF,
+        2,
+        QUICK_ITERATIONS,
+        out,
+        cacheDir,
+        Set.of(),
+        true,
+        1,
+        DEFAULT_CONCURRENT_REQUESTS);
   }
 
   /** Timed runs per side for millisecond-scale requests (P1): many more than for big ones. */

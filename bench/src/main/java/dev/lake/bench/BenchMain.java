@@ -75,7 +75,8 @@ public final class BenchMain implements Callable<Integer> {
             cache.toAbsolutePath(),
             metrics,
             !noFork,
-            base.jmhSeconds());
+            base.jmhSeconds(),
+            base.concurrentRequests());
     long start = System.nanoTime();
     List<Result> results = Harness.run(config, System.out);
     System.out.printf(

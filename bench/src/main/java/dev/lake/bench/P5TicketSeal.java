@@ -40,9 +40,9 @@ final class P5TicketSeal implements Metric {
     } else {
       options
           .forks(1)
-          .warmupIterations(3)
+          .warmupIterations(2)
           .warmupTime(TimeValue.seconds(seconds))
-          .measurementIterations(5)
+          .measurementIterations(3)
           .measurementTime(TimeValue.seconds(seconds));
     }
     Collection<RunResult> runs = new Runner(options.build()).run();

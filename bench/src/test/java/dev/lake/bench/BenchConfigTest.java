@@ -22,6 +22,7 @@ class BenchConfigTest {
     assertThat(config.iterations()).isEqualTo(15);
     assertThat(config.forkClient()).isTrue();
     assertThat(config.jmhSeconds()).isEqualTo(1);
+    assertThat(config.concurrentRequests()).isEqualTo(1000);
     assertThat(BenchConfig.METRIC_IDS).allMatch(config::runs);
     assertThat(config.dataDir()).isEqualTo(CACHE.resolve("sf-1"));
   }
@@ -40,7 +41,7 @@ class BenchConfigTest {
   @Test
   void only_restrictsTheMetricsRun() {
     // GIVEN
-    BenchConfig config = new BenchConfig(0.01, 0, 1, OUT, CACHE, Set.of("P1"), false, 0);
+    BenchConfig config = new BenchConfig(0.01, 0, 1, OUT, CACHE, Set.of("P1"), false, 0, 1000);
 
     // WHEN / THEN
     assertThat(config.runs("P1")).isTrue();
@@ -50,15 +51,17 @@ class BenchConfigTest {
   @Test
   void constructor_rejectsOutOfRangeValues() {
     // GIVEN / WHEN / THEN
-    assertThatThrownBy(() -> new BenchConfig(0, 0, 1, OUT, CACHE, Set.of(), true, 1))
+    assertThatThrownBy(() -> new BenchConfig(0, 0, 1, OUT, CACHE, Set.of(), true, 1, 1000))
         .hasMessage("scale factor must be between 0.001 and 100: 0.0");
-    assertThatThrownBy(() -> new BenchConfig(1, -1, 1, OUT, CACHE, Set.of(), true, 1))
+    assertThatThrownBy(() -> new BenchConfig(1, -1, 1, OUT, CACHE, Set.of(), true, 1, 1000))
         .hasMessage("warmups must be between 0 and 1000: -1");
-    assertThatThrownBy(() -> new BenchConfig(1, 0, 0, OUT, CACHE, Set.of(), true, 1))
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 0, OUT, CACHE, Set.of(), true, 1, 1000))
         .hasMessage("iterations must be between 1 and 10000: 0");
-    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of(), true, 61))
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of(), true, 61, 1000))
         .hasMessage("jmhSeconds must be between 0 and 60: 61");
-    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of("P9"), true, 1))
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of("P9"), true, 1, 1000))
         .hasMessageStartingWith("unknown metric P9");
+    assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of(), true, 1, 0))
+        .hasMessage("concurrentRequests must be between 1 and 2000: 0");
   }
 }

@@ -30,7 +30,7 @@ class HarnessTest {
     // GIVEN SF 0.01, no warm-up, one timed run per side, tiny JMH, client loops in this JVM
     // (ClientRunnerTest covers the forked client JVM once)
     Path cache = Path.of("target", "bench-test-cache").toAbsolutePath();
-    BenchConfig config = new BenchConfig(0.01, 0, 1, out, cache, Set.of(), false, 0);
+    BenchConfig config = new BenchConfig(0.01, 0, 1, out, cache, Set.of(), false, 0, 50);
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
     // WHEN

@@ -1,0 +1,82 @@
+package dev.lake.bench;
+
+import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.demo.RestCatalogFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * The Iceberg side of the bench: Iceberg's own REST catalog server (lake-iceberg-demo fixture, a
+ * SQLite catalog kept in the data cache so tables are written once per scale factor) with the TPC-H
+ * table set, and lake's federation connected to it. The fixture counts REST requests.
+ */
+final class IcebergPart implements AutoCloseable {
+  static final String COLD_NAMESPACE = "bench_cold";
+
+  private final RestCatalogFixture fixture;
+  private final IcebergFederation federation;
+  private final AtomicInteger coldTables = new AtomicInteger();
+  private final long runId = System.currentTimeMillis();
+
+  private IcebergPart(RestCatalogFixture fixture, IcebergFederation federation) {
+    this.fixture = fixture;
+    this.federation = federation;
+  }
+
+  static IcebergPart start(Path dataDir, double sf, BufferAllocator allocator) throws Exception {
+    // Iceberg 1.11 registers its file-format models in FormatModelRegistry's static initializer,
+    // by reflection through the thread's context class loader. If the first touch happens on a
+    // DuckDB scan thread (attached from native code, no context class loader), registration
+    // fails and every Iceberg read fails with "Format model is not registered for format
+    // PARQUET". Initialize it here on a normal Java thread. (Reported to lake-iceberg.)
+    Class.forName(
+        "org.apache.iceberg.formats.FormatModelRegistry", true, IcebergPart.class.getClassLoader());
+    Path dir = dataDir.resolve("iceberg");
+    Path warehouse = dir.resolve("warehouse");
+    Files.createDirectories(warehouse);
+    RestCatalogFixture fixture =
+        RestCatalogFixture.start(dir, warehouse.toString(), Map.of(), 0, Optional.empty());
+    try {
+      TpchIceberg.ensure(fixture.backend(), sf);
+      IcebergFederation federation =
+          IcebergFederation.connect(
+              IcebergConfig.fromFlags(
+                  fixture.uri().toString(), null, TpchIceberg.NAMESPACE + "," + COLD_NAMESPACE),
+              allocator);
+      return new IcebergPart(fixture, federation);
+    } catch (Exception | Error e) {
+      fixture.close();
+      throw e;
+    }
+  }
+
+  IcebergFederation federation() {
+    return federation;
+  }
+
+  /** A new tiny table in {@link #COLD_NAMESPACE}, created through the backend (not counted). */
+  String coldTable() {
+    String name = "nation_" + runId + "_" + coldTables.incrementAndGet();
+    TpchIceberg.createNation(fixture.backend(), COLD_NAMESPACE, name);
+    return "iceberg." + COLD_NAMESPACE + "." + name;
+  }
+
+  long loadTableCalls(String qualified) {
+    String[] parts = qualified.split("\\.");
+    return fixture.loadTableRequests(parts[1], parts[2]);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      federation.close();
+    } finally {
+      fixture.close();
+    }
+  }
+}
