@@ -1,0 +1,248 @@
+package dev.lake.worker;
+
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobEnvelope;
+import dev.lake.core.job.JobState;
+import dev.lake.core.job.JobStore;
+import dev.lake.core.job.PartRef;
+import dev.lake.core.job.ResultManifest;
+import dev.lake.core.job.ResultWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One claimed attempt of a job: verify the sealed snapshots, execute, write parts, publish the
+ * manifest, CAS to SUCCEEDED. A timer renews the lease every {@code renewEvery}; a renewal that
+ * finds the job CANCELLED, or loses the lease, stops execution, as does the absolute deadline.
+ * Every exit other than success removes what this attempt wrote. Because each attempt writes under
+ * its own random query id and success is a CAS on the version it last held, a fenced-off attempt
+ * can never publish a result the job points to; it deletes its own manifest when the CAS fails.
+ */
+final class Attempt {
+  private static final Logger LOG = LoggerFactory.getLogger(Attempt.class);
+
+  /** Why execution was stopped from outside the writing thread. */
+  private enum Stop {
+    CANCELLED,
+    DEADLINE,
+    LOST_LEASE
+  }
+
+  private final JobProcessor p;
+  private final Instant deadline;
+  private final AtomicReference<Job> current;
+  private final AtomicReference<Stop> stop = new AtomicReference<>();
+  private final AtomicLong rows = new AtomicLong();
+  private final Object lock = new Object();
+  private final String directory;
+  private volatile QueryExecution execution;
+
+  Attempt(JobProcessor p, Job claimed, Instant deadline) {
+    this.p = p;
+    this.current = new AtomicReference<>(claimed);
+    Instant own = p.clock.instant().plus(p.config.maxExecution());
+    this.deadline = own.isBefore(deadline) ? own : deadline;
+    this.directory =
+        ResultWriter.directory(
+            p.config.resultPrefix(), claimed.tenant(), claimed.queryId().orElseThrow());
+  }
+
+  Outcome run() {
+    long delay = Math.max(0, Duration.between(p.clock.instant(), deadline).toMillis());
+    long period = p.config.renewEvery().toMillis();
+    ScheduledFuture<?> renewal =
+        p.timers.scheduleAtFixedRate(this::renew, period, period, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> timeout =
+        p.timers.schedule(() -> stop(Stop.DEADLINE), delay, TimeUnit.MILLISECONDS);
+    try {
+      JobEnvelope envelope = p.envelopes.open(current.get());
+      p.catalogs.verifyAll(envelope.principal(), envelope.snapshots());
+      List<PartRef> parts;
+      try (QueryExecution exec =
+          p.engine.execute(
+              envelope.query(), envelope.parameters(), envelope.snapshots(), p.allocator)) {
+        execution = exec;
+        if (stop.get() != null) {
+          exec.cancel();
+        }
+        parts =
+            new ResultWriter(p.objects, p.config.results())
+                .writeParts(directory, exec.reader(), this::afterBatch);
+        checkStopped();
+        return publish(exec, parts, renewal);
+      }
+    } catch (RuntimeException e) {
+      renewal.cancel(false);
+      return failed(e);
+    } finally {
+      renewal.cancel(false);
+      timeout.cancel(false);
+    }
+  }
+
+  private void afterBatch(long rowsSoFar, int partsSoFar) {
+    rows.set(rowsSoFar);
+    checkStopped();
+  }
+
+  private void checkStopped() {
+    if (stop.get() != null) {
+      throw new LakeException(ErrorCode.CANCELLED, "stopped: " + stop.get());
+    }
+  }
+
+  private Outcome publish(QueryExecution exec, List<PartRef> parts, ScheduledFuture<?> renewal) {
+    renewal.cancel(false);
+    ResultWriter writer = new ResultWriter(p.objects, p.config.results());
+    synchronized (lock) {
+      // fence: prove we still hold the lease right before publishing
+      if (!renewOnce() || stop.get() != null) {
+        writer.discardAll(directory);
+        return stopped();
+      }
+      Job job = current.get();
+      Instant now = p.clock.instant();
+      ResultManifest manifest =
+          new ResultManifest(
+              job.id(),
+              job.tenant(),
+              job.queryId().orElseThrow(),
+              ResultManifest.FORMAT_ARROW_STREAM,
+              schemaJson(exec),
+              parts,
+              ResultManifest.STATE_COMPLETE,
+              now,
+              min(now.plus(p.config.results().resultTtl()), job.expiresAt()));
+      if (!writer.publish(directory, manifest)) {
+        writer.discardAll(directory);
+        throw new LakeException(ErrorCode.INTERNAL, "A manifest already exists for this attempt");
+      }
+      Job done = job.succeed(ResultWriter.manifestKey(directory), manifest.rows(), now);
+      JobStore.CasResult result = p.jobs.compareAndSet(job.version(), done);
+      if (result.applied()) {
+        LOG.info("job {} succeeded: {} parts, {} rows", job.id(), parts.size(), manifest.rows());
+        return Outcome.DONE;
+      }
+      writer.discardAll(directory);
+      current.set(result.current());
+      return result.current().state().terminal() ? Outcome.DONE : Outcome.RETRY;
+    }
+  }
+
+  private Outcome failed(RuntimeException e) {
+    ResultWriter writer = new ResultWriter(p.objects, p.config.results());
+    try {
+      writer.discardAll(directory);
+    } catch (RuntimeException cleanup) {
+      e.addSuppressed(cleanup);
+    }
+    synchronized (lock) {
+      if (stop.get() != null) {
+        return stopped();
+      }
+      Job job = current.get();
+      Instant now = p.clock.instant();
+      Job next;
+      if (JobProcessor.transientFailure(e) && job.attempt() < p.config.maxAttempts()) {
+        LOG.warn(
+            "job {} attempt {} failed transiently; handing it back", job.id(), job.attempt(), e);
+        next = job.release(now);
+      } else if (e instanceof LakeException le && !JobProcessor.transientFailure(e)) {
+        next = job.fail(le.code(), le.getMessage(), now);
+      } else {
+        LOG.warn("job {} failed after {} attempts", job.id(), job.attempt(), e);
+        next =
+            job.fail(
+                ErrorCode.EXTERNAL_UNAVAILABLE,
+                "A dependency failed " + job.attempt() + " times; submit the query again",
+                now);
+      }
+      JobStore.CasResult result = p.jobs.compareAndSet(job.version(), next);
+      Job after = result.current();
+      return after.state().terminal() ? Outcome.DONE : Outcome.RETRY;
+    }
+  }
+
+  /** After an external stop: the job is CANCELLED, past its deadline, or owned by another. */
+  private Outcome stopped() {
+    Stop why = stop.get();
+    Job job = current.get();
+    if (why == Stop.DEADLINE) {
+      String message =
+          "The query ran past its deadline of "
+              + p.config.maxExecution().toSeconds()
+              + " s; narrow it or ask for a longer deadline";
+      p.jobs.compareAndSet(
+          job.version(), job.fail(ErrorCode.DEADLINE_EXCEEDED, message, p.clock.instant()));
+      return Outcome.DONE;
+    }
+    if (why == Stop.CANCELLED || job.state().terminal()) {
+      return Outcome.DONE;
+    }
+    return Outcome.RETRY; // lost the lease: whoever holds it now finishes
+  }
+
+  private void renew() {
+    synchronized (lock) {
+      if (stop.get() == null) {
+        renewOnce();
+      }
+    }
+  }
+
+  /** One lease renewal by CAS; false (and a stop) if the job is no longer ours. */
+  private boolean renewOnce() {
+    Job job = current.get();
+    Instant now = p.clock.instant();
+    try {
+      JobStore.CasResult result =
+          p.jobs.compareAndSet(
+              job.version(), job.renew(now.plus(p.config.lease()), rows.get(), now));
+      current.set(result.current());
+      if (result.applied()) {
+        return true;
+      }
+      stop(result.current().state() == JobState.CANCELLED ? Stop.CANCELLED : Stop.LOST_LEASE);
+      return false;
+    } catch (RuntimeException e) {
+      // store unreachable: keep going while the lease we hold is still valid
+      if (!job.lease().orElseThrow().expiresAt().isAfter(now.plus(p.config.renewEvery()))) {
+        stop(Stop.LOST_LEASE);
+        return false;
+      }
+      return true;
+    }
+  }
+
+  private void stop(Stop why) {
+    if (stop.compareAndSet(null, why)) {
+      LOG.info("stopping job {}: {}", current.get().id(), why);
+      QueryExecution exec = execution;
+      if (exec != null) {
+        exec.cancel();
+      }
+    }
+  }
+
+  private static String schemaJson(QueryExecution exec) {
+    try {
+      return exec.reader().getVectorSchemaRoot().getSchema().toJson();
+    } catch (java.io.IOException e) {
+      throw new LakeException(ErrorCode.QUERY_FAILED, "The result schema is unreadable", e);
+    }
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.lake.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.Catalogs;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.ObjectStore;
+import dev.lake.core.QueryEngine;
+import dev.lake.core.job.EnvelopeSealer;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobStore;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs durable jobs, one delivery at a time, whatever delivered them (Lambda SQS batch, SQS
+ * polling, in-process queue). Idempotent: the job store decides. A delivery of a terminal job is
+ * acknowledged; a job another worker holds under a live lease is retried later; a PENDING job, or a
+ * RUNNING one whose lease expired (its worker died), is claimed by compare-and-set (attempt + 1, a
+ * fresh random result directory) and run by an {@link Attempt}.
+ */
+public final class JobProcessor implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(JobProcessor.class);
+
+  final JobStore jobs;
+  final ObjectStore objects;
+  final EnvelopeSealer envelopes;
+  final Catalogs catalogs;
+  final QueryEngine engine;
+  final BufferAllocator allocator;
+  final WorkerConfig config;
+  final Clock clock;
+  final String workerId;
+  final ScheduledExecutorService timers;
+  private final SecureRandom random = new SecureRandom();
+
+  public JobProcessor(
+      JobStore jobs,
+      ObjectStore objects,
+      EnvelopeSealer envelopes,
+      Catalogs catalogs,
+      QueryEngine engine,
+      BufferAllocator allocator,
+      WorkerConfig config,
+      Clock clock,
+      String workerId) {
+    this.jobs = requireNonNull(jobs, "jobs is null");
+    this.objects = requireNonNull(objects, "objects is null");
+    this.envelopes = requireNonNull(envelopes, "envelopes is null");
+    this.catalogs = requireNonNull(catalogs, "catalogs is null");
+    this.engine = requireNonNull(engine, "engine is null");
+    this.allocator = requireNonNull(allocator, "allocator is null");
+    this.config = requireNonNull(config, "config is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.workerId = requireNonNull(workerId, "workerId is null");
+    this.timers =
+        Executors.newScheduledThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "lake-worker-lease");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Processes one delivery of {@code jobId}, finishing the attempt before {@code deadline}. */
+  public Outcome process(String jobId, Instant deadline) {
+    Optional<Job> found = jobs.find(jobId);
+    if (found.isEmpty()) {
+      return Outcome.DONE; // expired and reaped, or never created: nothing can run it
+    }
+    Job job = found.get();
+    Instant now = clock.instant();
+    if (job.state().terminal()) {
+      return Outcome.DONE;
+    }
+    if (job.expired(now)) {
+      jobs.compareAndSet(
+          job.version(),
+          job.fail(ErrorCode.DEADLINE_EXCEEDED, "The job expired before it could run", now));
+      return Outcome.DONE;
+    }
+    if (!job.claimable(now)) {
+      return Outcome.RETRY; // a live worker holds it; check again after it should be done
+    }
+    Job claimed = job.claim(workerId, now.plus(config.lease()), newQueryId(), now);
+    JobStore.CasResult result = jobs.compareAndSet(job.version(), claimed);
+    if (!result.applied()) {
+      return result.current().state().terminal() ? Outcome.DONE : Outcome.RETRY;
+    }
+    LOG.info("claimed job {} attempt {}", jobId, claimed.attempt());
+    return new Attempt(this, result.current(), deadline).run();
+  }
+
+  private String newQueryId() {
+    byte[] bytes = new byte[16];
+    random.nextBytes(bytes);
+    return "q" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** A non-LakeException or an EXTERNAL code: worth another attempt. */
+  static boolean transientFailure(RuntimeException e) {
+    return !(e instanceof LakeException le) || le.code().kind() == ErrorCode.Kind.EXTERNAL;
+  }
+
+  @Override
+  public void close() {
+    timers.shutdownNow();
+  }
+}

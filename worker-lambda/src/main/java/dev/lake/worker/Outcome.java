@@ -1,0 +1,9 @@
+package dev.lake.worker;
+
+/** What the queue should do with the delivery that carried a job. */
+public enum Outcome {
+  /** The job is terminal (or gone): delete the message. */
+  DONE,
+  /** Another worker holds it, or it was handed back after a transient failure: redeliver later. */
+  RETRY
+}

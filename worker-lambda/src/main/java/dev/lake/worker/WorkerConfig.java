@@ -1,0 +1,68 @@
+package dev.lake.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.job.DurableConfig;
+import dev.lake.core.job.ResultConfig;
+import java.time.Duration;
+
+/**
+ * Worker settings, validated once.
+ *
+ * @param lease how long a claim stays valid without renewal (default 60 s, 2 s - 15 min); a killed
+ *     worker's job is taken over after at most this long
+ * @param renewEvery lease renewal and cancellation-check period (default 15 s, at most lease / 2)
+ * @param maxExecution absolute execution deadline of one attempt (default 14 min, 1 s - 12 h); in
+ *     Lambda the deadline is also kept {@code lambdaMargin} below the remaining invocation time
+ * @param lambdaMargin time kept in reserve before the Lambda timeout (default 20 s, 1 s - 5 min)
+ * @param maxAttempts attempts for transient (EXTERNAL) failures before FAILED (default 3, 1 - 20)
+ * @param retryDelay how long a handed-back job stays invisible (default 5 s, 0 - 15 min)
+ * @param resultPrefix object-key prefix of results; must equal the front door's
+ * @param results part and message bounds; must equal the front door's
+ */
+public record WorkerConfig(
+    Duration lease,
+    Duration renewEvery,
+    Duration maxExecution,
+    Duration lambdaMargin,
+    int maxAttempts,
+    Duration retryDelay,
+    String resultPrefix,
+    ResultConfig results) {
+  public WorkerConfig {
+    requireNonNull(lease, "lease is null");
+    requireNonNull(renewEvery, "renewEvery is null");
+    requireNonNull(maxExecution, "maxExecution is null");
+    requireNonNull(lambdaMargin, "lambdaMargin is null");
+    requireNonNull(retryDelay, "retryDelay is null");
+    requireNonNull(resultPrefix, "resultPrefix is null");
+    requireNonNull(results, "results is null");
+    between("lease", lease, Duration.ofSeconds(2), Duration.ofMinutes(15));
+    between("renewEvery", renewEvery, Duration.ofMillis(100), lease.dividedBy(2));
+    between("maxExecution", maxExecution, Duration.ofSeconds(1), Duration.ofHours(12));
+    between("lambdaMargin", lambdaMargin, Duration.ofSeconds(1), Duration.ofMinutes(5));
+    between("retryDelay", retryDelay, Duration.ZERO, Duration.ofMinutes(15));
+    if (maxAttempts < 1 || maxAttempts > 20) {
+      throw new IllegalArgumentException("maxAttempts must be between 1 and 20: " + maxAttempts);
+    }
+  }
+
+  public static WorkerConfig defaults() {
+    return new WorkerConfig(
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(15),
+        Duration.ofMinutes(14),
+        Duration.ofSeconds(20),
+        3,
+        Duration.ofSeconds(5),
+        DurableConfig.DEFAULT_RESULT_PREFIX,
+        ResultConfig.defaults());
+  }
+
+  private static void between(String name, Duration value, Duration min, Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          name + " must be between " + min + " and " + max + ": " + value);
+    }
+  }
+}

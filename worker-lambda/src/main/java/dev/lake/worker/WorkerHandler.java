@@ -1,0 +1,76 @@
+package dev.lake.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.lake.core.job.JobQueue;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Lambda entry point: an SQS batch of job ids in, partial batch failures out (the function's
+ * event source mapping must enable {@code ReportBatchItemFailures}). Messages of terminal or
+ * finished jobs succeed; a job another worker holds, or one handed back after a transient failure,
+ * is reported as failed so SQS redelivers it after the visibility timeout. Each job's deadline
+ * stays {@link WorkerConfig#lambdaMargin()} below the invocation's remaining time.
+ */
+public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerHandler.class);
+
+  private final JobProcessor processor;
+  private final WorkerConfig config;
+  private final Clock clock;
+
+  /** For the Lambda runtime: ports built once per container from the environment. */
+  public WorkerHandler() {
+    this(Holder.RUNTIME.processor(), Holder.RUNTIME.config(), Clock.systemUTC());
+  }
+
+  public WorkerHandler(JobProcessor processor, WorkerConfig config, Clock clock) {
+    this.processor = requireNonNull(processor, "processor is null");
+    this.config = requireNonNull(config, "config is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  @Override
+  public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+    List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+    for (SQSEvent.SQSMessage message : event.getRecords()) {
+      Optional<String> jobId = JobQueue.jobIdOf(message.getBody());
+      if (jobId.isEmpty()) {
+        LOG.warn("dropping message {}: not a lake job message", message.getMessageId());
+        continue;
+      }
+      Duration remaining =
+          context == null
+              ? config.maxExecution()
+              : Duration.ofMillis(context.getRemainingTimeInMillis()).minus(config.lambdaMargin());
+      Instant deadline = clock.instant().plus(remaining);
+      Outcome outcome;
+      try {
+        outcome = remaining.isNegative() ? Outcome.RETRY : processor.process(jobId.get(), deadline);
+      } catch (RuntimeException e) {
+        LOG.warn("job {} could not be processed; SQS will redeliver", jobId.get(), e);
+        outcome = Outcome.RETRY;
+      }
+      if (outcome == Outcome.RETRY) {
+        failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
+      }
+    }
+    return new SQSBatchResponse(failures);
+  }
+
+  /** Lazily built, once per Lambda container (static state survives warm invocations). */
+  private static final class Holder {
+    static final WorkerRuntime RUNTIME = WorkerRuntime.fromEnvironment(System.getenv());
+  }
+}

@@ -1,0 +1,397 @@
+package dev.lake.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.Catalogs;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.KeyService;
+import dev.lake.core.LanceSnapshot;
+import dev.lake.core.ObjectStore;
+import dev.lake.core.Principal;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableRef;
+import dev.lake.core.job.DurableConfig;
+import dev.lake.core.job.DurableQueries;
+import dev.lake.core.job.EnvelopeSealer;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobQueue;
+import dev.lake.core.job.JobState;
+import dev.lake.core.job.JobStatus;
+import dev.lake.core.job.JobStore;
+import dev.lake.core.job.ResultConfig;
+import dev.lake.core.testing.TestArrow;
+import dev.lake.core.ticket.TicketConfig;
+import dev.lake.core.ticket.TicketSealer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Worker behaviour and faults, run against both the embedded and the AWS (moto) ports. Only the
+ * engine and the catalog are in-test fakes of our own ports; queue, store, objects and keys are the
+ * real implementations under test.
+ */
+abstract class WorkerScenarios {
+  static final TableRef T = TableRef.parse("lake.sales.orders");
+  static final Principal ALICE = new Principal("acme", "alice", Set.of("lake.sales"));
+  static final SnapshotSet SNAPSHOTS =
+      new SnapshotSet(Map.of(T, new LanceSnapshot("/data/orders", "inc-1", 3)));
+  static final AdmittedQuery QUERY =
+      AdmittedQuery.of("SELECT * FROM lake.sales.orders", AdmittedQuery.Kind.SELECT, List.of(T));
+
+  /** The ports under test, fresh per test. */
+  record Ports(JobStore jobs, JobQueue queue, ObjectStore objects, KeyService keys) {}
+
+  protected abstract Ports ports();
+
+  final Clock clock = Clock.systemUTC();
+  // set per test: the AWS subclass shares one instance across tests (PER_CLASS)
+  BufferAllocator allocator;
+  Fakes.Resolver resolver;
+  List<JobProcessor> processors;
+  Ports ports;
+  Fakes.FailingObjectStore objects;
+  DurableQueries durable;
+
+  @AfterEach
+  void closeAll() {
+    processors.forEach(JobProcessor::close);
+    allocator.close();
+  }
+
+  static WorkerConfig config(int maxAttempts, Duration maxExecution) {
+    return new WorkerConfig(
+        Duration.ofSeconds(2),
+        Duration.ofMillis(200),
+        maxExecution,
+        Duration.ofSeconds(1),
+        maxAttempts,
+        Duration.ZERO,
+        "results",
+        new ResultConfig(1 << 30, 1_000, 1 << 20, 1_000, 1 << 20, Duration.ofHours(1)));
+  }
+
+  void setUp() {
+    allocator = new RootAllocator();
+    resolver = new Fakes.Resolver();
+    processors = new ArrayList<>();
+    ports = ports();
+    objects = new Fakes.FailingObjectStore(ports.objects());
+    durable =
+        new DurableQueries(
+            ports.jobs(),
+            ports.queue(),
+            objects,
+            new TicketSealer(ports.keys(), TicketConfig.defaults(), clock),
+            new EnvelopeSealer(ports.keys()),
+            DurableConfig.defaults(),
+            clock);
+  }
+
+  JobProcessor processor(String id, FakeEngine engine, WorkerConfig config) {
+    JobProcessor p =
+        new JobProcessor(
+            ports.jobs(),
+            objects,
+            new EnvelopeSealer(ports.keys()),
+            new Catalogs(List.of(resolver)),
+            engine,
+            allocator,
+            config,
+            clock,
+            id);
+    processors.add(p);
+    return p;
+  }
+
+  JobStatus submit() {
+    // a fresh submission id: the AWS fixture shares one job table across tests
+    return durable.submit(
+        ALICE,
+        QUERY,
+        List.of(),
+        SNAPSHOTS,
+        TestArrow.SCHEMA,
+        Optional.of(UUID.randomUUID().toString()));
+  }
+
+  Job job(JobStatus s) {
+    return ports.jobs().find(s.jobId()).orElseThrow();
+  }
+
+  List<String> manifests() {
+    return ports.objects().list("results/acme/").stream()
+        .filter(k -> k.endsWith("/manifest.json"))
+        .toList();
+  }
+
+  Instant later() {
+    return clock.instant().plusSeconds(60);
+  }
+
+  @Test
+  void run_writesBoundedParts_thenManifest_andPollServesEveryRow() {
+    // GIVEN a submitted 3,500-row query and parts capped at 1,000 rows
+    setUp();
+    JobStatus submitted = submit();
+    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    WorkerRunner runner =
+        new WorkerRunner(
+            ports.queue(),
+            processor("w1", new FakeEngine(7, 500, Duration.ZERO), config),
+            config,
+            clock);
+    // WHEN a worker takes it from the queue
+    assertThat(runner.pollOnce(Duration.ofSeconds(5))).isTrue();
+    // THEN it succeeded with 4 parts, and the tickets download ids 0..3499
+    JobStatus done = durable.poll(ALICE, submitted.descriptor());
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.parts())
+        .extracting(JobStatus.PartTicket::rows)
+        .containsExactly(1000L, 1000L, 1000L, 500L);
+    List<Long> ids = new ArrayList<>();
+    done.parts()
+        .forEach(p -> ids.addAll(TestArrow.ids(durable.openPart(ALICE, p.ticket(), allocator))));
+    assertThat(ids).isEqualTo(TestArrow.range(3_500));
+    assertThat(manifests()).hasSize(1);
+    assertThat(ports.queue().receive(1, Duration.ZERO)).isEmpty();
+  }
+
+  @Test
+  void duplicateDelivery_runsOnce_andLeavesExactlyOneManifest() {
+    // GIVEN a job delivered twice
+    setUp();
+    JobStatus submitted = submit();
+    ports.queue().send(submitted.jobId());
+    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    WorkerRunner runner =
+        new WorkerRunner(
+            ports.queue(),
+            processor("w1", new FakeEngine(2, 100, Duration.ZERO), config),
+            config,
+            clock);
+    // WHEN both deliveries are processed
+    assertThat(runner.pollOnce(Duration.ofSeconds(5))).isTrue();
+    assertThat(runner.pollOnce(Duration.ofSeconds(5))).isTrue();
+    // THEN one attempt ran and one manifest exists
+    assertThat(job(submitted).attempt()).isEqualTo(1);
+    assertThat(job(submitted).state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(manifests()).hasSize(1);
+  }
+
+  @Test
+  void twoWorkersRacing_oneRuns_theOtherRetries_oneManifest() {
+    // GIVEN two workers handed the same job at once
+    setUp();
+    JobStatus submitted = submit();
+    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    JobProcessor a = processor("wa", new FakeEngine(5, 100, Duration.ofMillis(100)), config);
+    JobProcessor b = processor("wb", new FakeEngine(5, 100, Duration.ofMillis(100)), config);
+    // WHEN they race
+    CompletableFuture<Outcome> fa =
+        CompletableFuture.supplyAsync(() -> a.process(submitted.jobId(), later()));
+    CompletableFuture<Outcome> fb =
+        CompletableFuture.supplyAsync(() -> b.process(submitted.jobId(), later()));
+    // THEN exactly one finishes it and the other is told to retry
+    assertThat(List.of(fa.join(), fb.join()))
+        .containsExactlyInAnyOrder(Outcome.DONE, Outcome.RETRY);
+    assertThat(job(submitted).state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(job(submitted).attempt()).isEqualTo(1);
+    assertThat(manifests()).hasSize(1);
+    // AND the retried delivery later finds it done
+    assertThat(b.process(submitted.jobId(), later())).isEqualTo(Outcome.DONE);
+  }
+
+  @Test
+  void leaseExpired_anotherWorkerTakesOver_andTheZombieIsFenced() {
+    // GIVEN a worker that claimed the job, wrote a part, and died (its lease already expired)
+    setUp();
+    JobStatus submitted = submit();
+    Job pending = job(submitted);
+    Instant past = clock.instant().minusSeconds(10);
+    Job zombie = pending.claim("dead", past, "qzombie", past);
+    assertThat(ports.jobs().compareAndSet(pending.version(), zombie).applied()).isTrue();
+    ports.objects().put("results/acme/qzombie/part-00000.arrow", new byte[] {1}, true);
+    // WHEN another worker gets the redelivered message
+    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    Outcome outcome =
+        processor("w2", new FakeEngine(2, 100, Duration.ZERO), config)
+            .process(submitted.jobId(), later());
+    // THEN it takes over as attempt 2 and publishes the only manifest
+    Job done = job(submitted);
+    assertThat(outcome).isEqualTo(Outcome.DONE);
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.attempt()).isEqualTo(2);
+    assertThat(manifests()).hasSize(1).allSatisfy(k -> assertThat(k).doesNotContain("qzombie"));
+    // AND the zombie's late success is fenced by the version CAS
+    JobStore.CasResult late =
+        ports
+            .jobs()
+            .compareAndSet(
+                zombie.version(),
+                zombie.succeed("results/acme/qzombie/manifest.json", 1, clock.instant()));
+    assertThat(late.applied()).isFalse();
+    assertThat(late.current()).isEqualTo(done);
+  }
+
+  @Test
+  void objectStoreFailureMidPart_failsWithoutManifest_orLeftovers() {
+    // GIVEN uploads that break after 1 KB, and a single allowed attempt
+    setUp();
+    JobStatus submitted = submit();
+    objects.failuresLeft.set(100);
+    // WHEN the job runs
+    Outcome outcome =
+        processor("w1", new FakeEngine(5, 1_000, Duration.ZERO), config(1, Duration.ofSeconds(30)))
+            .process(submitted.jobId(), later());
+    // THEN it FAILED as a dependency failure, with nothing published or left behind
+    assertThat(outcome).isEqualTo(Outcome.DONE);
+    Job failed = job(submitted);
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.failure().orElseThrow().code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE);
+    assertThat(ports.objects().list("results/")).isEmpty();
+  }
+
+  @Test
+  void transientFailure_isHandedBack_andTheNextAttemptSucceeds() {
+    // GIVEN one failing upload and three allowed attempts
+    setUp();
+    JobStatus submitted = submit();
+    objects.failuresLeft.set(1);
+    JobProcessor p =
+        processor("w1", new FakeEngine(3, 1_000, Duration.ZERO), config(3, Duration.ofSeconds(30)));
+    // WHEN the first attempt fails and the redelivery runs again
+    assertThat(p.process(submitted.jobId(), later())).isEqualTo(Outcome.RETRY);
+    assertThat(job(submitted).state()).isEqualTo(JobState.PENDING);
+    assertThat(p.process(submitted.jobId(), later())).isEqualTo(Outcome.DONE);
+    // THEN attempt 2 succeeded with exactly one manifest and only its parts
+    assertThat(job(submitted).state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(job(submitted).attempt()).isEqualTo(2);
+    assertThat(manifests()).hasSize(1);
+    assertThat(ports.objects().list("results/")).hasSize(4);
+  }
+
+  @Test
+  void snapshotGoneBeforeTheWorkerRan_failsClosed() {
+    // GIVEN a sealed snapshot that retention removed after submission
+    setUp();
+    JobStatus submitted = submit();
+    resolver.gone.add(T);
+    // WHEN the worker runs it
+    processor("w1", new FakeEngine(1, 10, Duration.ZERO), config(3, Duration.ofSeconds(30)))
+        .process(submitted.jobId(), later());
+    // THEN FAILED with SNAPSHOT_GONE; the poll reports it; nothing was written
+    JobStatus status = durable.poll(ALICE, submitted.descriptor());
+    assertThat(status.state()).isEqualTo(JobState.FAILED);
+    assertThat(status.failure().orElseThrow().code()).isEqualTo(ErrorCode.SNAPSHOT_GONE);
+    assertThat(status.failure().orElseThrow().message())
+        .isEqualTo("Table lake.sales.orders at version 3 is no longer available");
+    assertThat(ports.objects().list("results/")).isEmpty();
+  }
+
+  @Test
+  void cancelMidRun_stopsAtTheNextRenewal_withoutManifestOrParts() throws Exception {
+    // GIVEN a slow job that is running
+    setUp();
+    JobStatus submitted = submit();
+    JobProcessor p =
+        processor(
+            "w1",
+            new FakeEngine(100, 1_000, Duration.ofMillis(50)),
+            config(1, Duration.ofSeconds(30)));
+    CompletableFuture<Outcome> run =
+        CompletableFuture.supplyAsync(() -> p.process(submitted.jobId(), later()));
+    long waitUntil = System.nanoTime() + 10_000_000_000L;
+    while (job(submitted).rowsWritten() == 0 && !run.isDone() && System.nanoTime() < waitUntil) {
+      Thread.sleep(50);
+    }
+    assertThat(run).as("job state " + job(submitted) + " " + job(submitted).failure()).isNotDone();
+    // WHEN the client cancels
+    assertThat(durable.cancel(ALICE, submitted.descriptor()))
+        .isEqualTo(JobStatus.CancelOutcome.CANCELLING);
+    // THEN the worker stops, and nothing of the result remains
+    assertThat(run.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(Outcome.DONE);
+    assertThat(job(submitted).state()).isEqualTo(JobState.CANCELLED);
+    assertThat(ports.objects().list("results/")).isEmpty();
+  }
+
+  @Test
+  void pastTheAbsoluteDeadline_executionStops_andTheJobFails() {
+    // GIVEN a 1 s execution deadline and a query that needs 5 s
+    setUp();
+    JobStatus submitted = submit();
+    Outcome outcome =
+        processor(
+                "w1",
+                new FakeEngine(50, 100, Duration.ofMillis(100)),
+                config(3, Duration.ofSeconds(1)))
+            .process(submitted.jobId(), later());
+    // THEN
+    assertThat(outcome).isEqualTo(Outcome.DONE);
+    assertThat(job(submitted).failure().orElseThrow())
+        .isEqualTo(
+            new Job.Failure(
+                ErrorCode.DEADLINE_EXCEEDED,
+                "The query ran past its deadline of 1 s; narrow it or ask for a longer deadline"));
+    assertThat(ports.objects().list("results/")).isEmpty();
+  }
+
+  @Test
+  void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() {
+    // GIVEN one runnable job, one job held by a live worker, and a foreign message
+    setUp();
+    JobStatus free = submit();
+    JobStatus held =
+        durable.submit(
+            ALICE,
+            QUERY,
+            List.of(),
+            SNAPSHOTS,
+            TestArrow.SCHEMA,
+            Optional.of("held-" + UUID.randomUUID()));
+    Job h = job(held);
+    ports.jobs().compareAndSet(h.version(), h.claim("other", later(), "qheld", clock.instant()));
+    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    WorkerHandler handler =
+        new WorkerHandler(
+            processor("lambda", new FakeEngine(1, 10, Duration.ZERO), config), config, clock);
+    SQSEvent event = new SQSEvent();
+    event.setRecords(
+        List.of(message("m1", free.jobId()), message("m2", held.jobId()), foreign("m3")));
+    // WHEN the batch is handled
+    SQSBatchResponse response = handler.handleRequest(event, null);
+    // THEN only the held job is retried
+    assertThat(response.getBatchItemFailures())
+        .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+        .containsExactly("m2");
+    assertThat(job(free).state()).isEqualTo(JobState.SUCCEEDED);
+  }
+
+  private static SQSEvent.SQSMessage message(String id, String jobId) {
+    SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
+    m.setMessageId(id);
+    m.setBody(JobQueue.body(jobId));
+    return m;
+  }
+
+  private static SQSEvent.SQSMessage foreign(String id) {
+    SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
+    m.setMessageId(id);
+    m.setBody("hello");
+    return m;
+  }
+}
