@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
@@ -138,24 +137,25 @@ final class SnapshotCache implements AutoCloseable {
         CompletableFuture<Table> mine = new CompletableFuture<>();
         future = tables.asMap().putIfAbsent(key, mine);
         if (future == null) {
-          future = mine;
+          // this caller materializes; a null result (not cacheable) is dropped by the cache
+          // without a logged failure, and waiters then read uncached
           try {
             mine.complete(materialize(ref, key, reader, batchSize, parallelism));
           } catch (RuntimeException e) {
-            mine.completeExceptionally(e);
+            mine.complete(null);
+            if (e instanceof LakeException l && l.code() == ErrorCode.SNAPSHOT_GONE) {
+              throw l;
+            }
+            return Optional.empty();
           }
+          future = mine;
         }
       }
-      Table table;
-      try {
-        table = future.join();
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof LakeException l && l.code() == ErrorCode.SNAPSHOT_GONE) {
-          throw l;
-        }
-        return Optional.empty(); // not cacheable now: read it uncached
+      Table table = future.join();
+      if (table == null) {
+        return Optional.empty(); // another caller found it not cacheable just now
       }
-      if (table != null && table.tryRetain()) {
+      if (table.tryRetain()) {
         return Optional.of(table);
       }
       // evicted between lookup and lease: look again
@@ -178,6 +178,7 @@ final class SnapshotCache implements AutoCloseable {
           && k.columns().containsAll(key.columns())
           && f.isDone()
           && !f.isCompletedExceptionally()
+          && f.getNow(null) != null
           && (best == null || k.columns().size() < best.columns().size())) {
         best = k;
       }
@@ -203,17 +204,24 @@ final class SnapshotCache implements AutoCloseable {
         counted.forEach(DuckDbExecution::closeQuietly);
         throw new LakeException(ErrorCode.INTERNAL, "Cannot open a cache connection", e);
       }
-      try (connection;
-          QueryInputs inputs =
-              new QueryInputs(connection, "lake_m0", Map.of(ref, counted), child, List.of());
-          Statement st = connection.createStatement()) {
-        st.execute("CREATE TABLE " + name + " AS SELECT * FROM " + inputs.views().get(ref));
+      QueryInputs inputs = null;
+      try {
+        inputs = new QueryInputs(connection, "lake_m0", Map.of(ref, counted), child, List.of());
+        try (Statement st = connection.createStatement()) {
+          st.execute("CREATE TABLE " + name + " AS SELECT * FROM " + inputs.views().get(ref));
+        }
       } catch (SQLException e) {
         drop(name);
         if (bytes.get() > maxBytes) {
           tooLarge.put(key, Boolean.TRUE);
         }
         throw new LakeException(ErrorCode.QUERY_FAILED, "Cannot cache the snapshot", e);
+      } finally {
+        // the connection first: DuckDB holds exported schemas until it closes
+        DuckDbExecution.closeQuietly(connection);
+        if (inputs != null) {
+          inputs.close();
+        }
       }
     }
     materializations.incrementAndGet();
@@ -227,10 +235,12 @@ final class SnapshotCache implements AutoCloseable {
 
   /** Bytes currently cached (completed copies). */
   long cachedBytes() {
+    tables.synchronous().cleanUp();
     long total = 0;
     for (CompletableFuture<Table> f : tables.asMap().values()) {
-      if (f.isDone() && !f.isCompletedExceptionally()) {
-        total += f.join().bytes();
+      Table t = f.isDone() && !f.isCompletedExceptionally() ? f.getNow(null) : null;
+      if (t != null) {
+        total += t.bytes();
       }
     }
     return total;

@@ -52,7 +52,7 @@ final class StatementRewriter {
     return explain;
   }
 
-  /** SQL over the per-query views named in {@code views}. */
+  /** SQL over the per-query inputs named in {@code views} ({@code name} or {@code schema.name}). */
   String render(Map<TableRef, String> views, SqlParser parser) {
     JsonNode copy = statement.deepCopy();
     replace(copy, views);
@@ -73,9 +73,10 @@ final class StatementRewriter {
       }
       ObjectNode o = (ObjectNode) node;
       o.put("alias", ScanAnalysis.alias(node));
+      int dot = view.indexOf('.'); // an engine-generated "schema.table" (a cached snapshot)
       o.put("catalog_name", "");
-      o.put("schema_name", "");
-      o.put("table_name", view);
+      o.put("schema_name", dot < 0 ? "" : view.substring(0, dot));
+      o.put("table_name", view.substring(dot + 1));
     }
     node.forEach(child -> replace(child, views));
   }

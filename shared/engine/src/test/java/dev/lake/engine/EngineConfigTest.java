@@ -18,6 +18,14 @@ class EngineConfigTest {
     assertThat(c.maxTempBytes()).isEqualTo(4L << 30);
     assertThat(c.batchSize()).isEqualTo(65_536);
     assertThat(c.tempDirectory()).isEqualTo(TMP);
+    assertThat(c.snapshotCacheBytes()).isZero();
+  }
+
+  @Test
+  void sixArgumentConstructor_keepsTheSnapshotCacheOff() {
+    EngineConfig c = new EngineConfig(1L << 30, 2, TMP, 0, 4096, 2);
+    assertThat(c.snapshotCacheBytes()).isZero();
+    assertThat(c.withSnapshotCacheBytes(256L << 20).snapshotCacheBytes()).isEqualTo(256L << 20);
   }
 
   @Test
@@ -33,6 +41,10 @@ class EngineConfigTest {
         .hasMessage("batchSize must be between 1024 and 1048576: 10");
     assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, TMP, 0, 4096, 65))
         .hasMessage("scanParallelism must be between 1 and 64: 65");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, TMP, 0, 4096, 2, -1))
+        .hasMessage("snapshotCacheBytes must be between 0 and 536870912: -1");
+    assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, TMP, 0, 4096, 2, (1L << 29) + 1))
+        .hasMessage("snapshotCacheBytes must be between 0 and 536870912: 536870913");
     assertThatThrownBy(() -> new EngineConfig(1L << 30, 2, null, 0, 4096, 2))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("tempDirectory is null");

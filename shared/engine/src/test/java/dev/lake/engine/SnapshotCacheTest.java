@@ -1,0 +1,222 @@
+package dev.lake.engine;
+
+import static dev.lake.engine.EngineTestSupport.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.Catalogs;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.Principal;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableRef;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.engine.demo.TpchDemo;
+import dev.lake.engine.lance.LanceDatasets;
+import dev.lake.engine.lance.LanceTableReader;
+import dev.lake.engine.lance.LanceTableResolver;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBResultSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SnapshotCacheTest {
+  @TempDir static Path dir;
+
+  static RootAllocator allocator;
+  static FileRegistry registry;
+  static LanceTableReader reader;
+  static DuckDbQueryEngine uncached;
+  static DuckDbSqlAdmission admission;
+  static Catalogs catalogs;
+  static final Principal ALICE = new Principal("t1", "alice", Set.of("lake.tpch", "lake.t"));
+
+  @BeforeAll
+  static void setUp() {
+    allocator = new RootAllocator();
+    registry = new FileRegistry(dir.resolve("registry.json"));
+    TpchDemo.generate(dir.resolve("data"), 0.01, registry, allocator);
+    reader = new LanceTableReader(allocator);
+    uncached = new DuckDbQueryEngine(config(0), List.of(reader));
+    admission = new DuckDbSqlAdmission();
+    catalogs = new Catalogs(List.of(new LanceTableResolver(registry, allocator, Duration.ZERO)));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    uncached.close();
+    admission.close();
+    reader.close();
+    allocator.close();
+  }
+
+  @AfterEach
+  void noLeaks() {
+    assertThat(allocator.getAllocatedMemory()).isZero();
+  }
+
+  private static EngineConfig config(long cacheBytes) {
+    return new EngineConfig(512L << 20, 2, dir.resolve("spill"), 1L << 30, 4096, 2, cacheBytes);
+  }
+
+  private static List<List<String>> run(DuckDbQueryEngine engine, String sql) throws Exception {
+    AdmittedQuery q = admission.admit(sql);
+    SnapshotSet s = catalogs.resolveAll(ALICE, q);
+    return rows(engine.execute(q, List.of(), s, allocator));
+  }
+
+  @Test
+  void cacheHit_returnsTheRowsOfTheUncachedPath() throws Exception {
+    // GIVEN an engine with the snapshot cache on
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      List<String> queries = new ArrayList<>(TpchQueries.P3.values());
+      queries.add("SELECT * FROM {nation} ORDER BY n_nationkey");
+      for (String q : queries) {
+        String sql = TpchQueries.lake(q);
+        List<List<String>> expected = run(uncached, sql);
+        // WHEN the query runs twice (materializing, then from the cache)
+        List<List<String>> first = run(cached, sql);
+        long materialized = cached.snapshotCacheForTest().materializations();
+        List<List<String>> second = run(cached, sql);
+        // THEN both equal the uncached answer and the second run read only cached copies
+        assertThat(first).as(q).isEqualTo(expected).isNotEmpty();
+        assertThat(second).as(q).isEqualTo(expected);
+        assertThat(cached.snapshotCacheForTest().materializations()).isEqualTo(materialized);
+      }
+      assertThat(cached.snapshotCacheForTest().materializations()).isPositive();
+    }
+  }
+
+  @Test
+  void plan_equalsTheSchemaACachedExecutionStreams() throws Exception {
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      AdmittedQuery q = admission.admit(TpchQueries.lake(TpchQueries.Q3));
+      SnapshotSet s = catalogs.resolveAll(ALICE, q);
+      rows(cached.execute(q, List.of(), s, allocator)); // materialize
+      try (QueryExecution e = cached.execute(q, List.of(), s, allocator)) {
+        assertThat(e.reader().getVectorSchemaRoot().getSchema())
+            .isEqualTo(cached.plan(q, s))
+            .isEqualTo(uncached.plan(q, s));
+      }
+    }
+  }
+
+  @Test
+  void removedVersion_afterCaching_failsClosedAndEvicts() throws Exception {
+    // GIVEN a sealed snapshot whose rows are cached
+    String location = writeTable("gone", "SELECT range AS x FROM range(3)");
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      AdmittedQuery q = admission.admit("SELECT sum(x) FROM lake.t.gone");
+      SnapshotSet sealed = catalogs.resolveAll(ALICE, q);
+      assertThat(rows(cached.execute(q, List.of(), sealed, allocator)))
+          .containsExactly(List.of("3"));
+      assertThat(cached.snapshotCacheForTest().cachedBytes()).isPositive();
+      // WHEN the sealed version is removed from the dataset
+      LanceDatasets.removeVersion(location, 1);
+      // THEN the cached copy is not used: SNAPSHOT_GONE exactly as uncached, and it is evicted
+      for (DuckDbQueryEngine engine : List.of(cached, uncached)) {
+        assertThatThrownBy(() -> engine.execute(q, List.of(), sealed, allocator))
+            .isInstanceOfSatisfying(
+                LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SNAPSHOT_GONE))
+            .hasMessage("version 1 of lake.t.gone is no longer available");
+      }
+      assertThat(cached.snapshotCacheForTest().cachedBytes()).isZero();
+    }
+  }
+
+  @Test
+  void eviction_keepsCachedBytesUnderTheBound_andOversizedSnapshotsReadUncached() throws Exception {
+    // GIVEN a cache of 256 KiB
+    long bound = 256L << 10;
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(bound), List.of(reader))) {
+      SnapshotCache cache = cached.snapshotCacheForTest();
+      // WHEN queries touch more distinct projections than fit
+      for (String sql :
+          List.of(
+              "SELECT sum(o_totalprice) FROM lake.tpch.orders",
+              "SELECT sum(c_acctbal) FROM lake.tpch.customer",
+              "SELECT max(o_orderdate) FROM lake.tpch.orders",
+              "SELECT max(ps_supplycost) FROM lake.tpch.partsupp",
+              "SELECT count(*), max(n_name) FROM lake.tpch.nation",
+              "SELECT max(o_orderdate), sum(o_totalprice) FROM lake.tpch.orders")) {
+        // THEN every answer is right and the cache never holds more than the bound
+        assertThat(run(cached, sql)).as(sql).isEqualTo(run(uncached, sql));
+        assertThat(cache.cachedBytes()).as(sql).isPositive().isLessThanOrEqualTo(bound);
+      }
+      // WHEN one projection alone is larger than the bound
+      long before = cache.materializations();
+      String big = "SELECT count(*), max(l_comment) FROM lake.tpch.lineitem";
+      // THEN it is answered uncached, and not retried on the next run
+      assertThat(run(cached, big)).isEqualTo(run(uncached, big));
+      assertThat(run(cached, big)).isEqualTo(run(uncached, big));
+      assertThat(cache.materializations()).isEqualTo(before);
+      assertThat(cache.cachedBytes()).isLessThanOrEqualTo(bound);
+    }
+  }
+
+  @Test
+  void concurrentFirstUse_materializesOnce() throws Exception {
+    // GIVEN a cold cache and four callers of the same query
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      String sql = TpchQueries.lake(TpchQueries.Q6);
+      List<List<String>> expected = run(uncached, sql);
+      CountDownLatch start = new CountDownLatch(1);
+      List<CompletableFuture<List<List<String>>>> runs = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        runs.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    start.await();
+                    return run(cached, sql);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                pool));
+      }
+      // WHEN they start together
+      start.countDown();
+      // THEN all get the same rows and the snapshot was materialized once
+      for (CompletableFuture<List<List<String>>> r : runs) {
+        assertThat(r.get(60, TimeUnit.SECONDS)).isEqualTo(expected);
+      }
+      assertThat(cached.snapshotCacheForTest().materializations()).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Writes rows produced by a native DuckDB query as a Lance dataset and registers it. */
+  private static String writeTable(String name, String duckSql) throws Exception {
+    String location = dir.resolve("t").resolve(name + ".lance").toString();
+    try (DuckDBConnection c =
+            (DuckDBConnection) new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", null);
+        Statement s = c.createStatement();
+        DuckDBResultSet rs = (DuckDBResultSet) s.executeQuery(duckSql)) {
+      ArrowReader r = (ArrowReader) rs.arrowExportStream(allocator, 1024);
+      LanceDatasets.write(location, r, allocator, false);
+    }
+    registry.register(TableRef.parse("lake.t." + name), location);
+    return location;
+  }
+}
