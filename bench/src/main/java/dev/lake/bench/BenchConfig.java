@@ -33,7 +33,7 @@ public record BenchConfig(
   public static final double QUICK_SF = 0.1;
   public static final int DEFAULT_WARMUPS = 3;
   public static final int DEFAULT_ITERATIONS = 15;
-  public static final int QUICK_ITERATIONS = 7;
+  public static final int QUICK_ITERATIONS = 5;
   public static final int DEFAULT_CONCURRENT_REQUESTS = 1000;
   public static final Set<String> METRIC_IDS = Set.of("P1", "P2", "P3", "P4", "P5", "P6", "M1");
 
@@ -95,12 +95,12 @@ public record BenchConfig(
 
   /** Timed runs per side for millisecond-scale requests (P1): many more than for big ones. */
   public int smallIterations() {
-    return iterations * 20;
+    return iterations * 10;
   }
 
   /** Warm-up runs per side for millisecond-scale requests (P1), enough for the JIT. */
   public int smallWarmups() {
-    return warmups * 50;
+    return warmups * 30;
   }
 
   public boolean runs(String metricId) {

@@ -46,6 +46,8 @@ final class ClientSides implements AutoCloseable {
   private final Map<String, FlightClient> flightClients = new HashMap<>();
   private final Map<String, Connection> duckdbs = new HashMap<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final ThreadLocal<Map<String, Connection>> threadConnections =
+      ThreadLocal.withInitial(HashMap::new);
 
   ClientSides(BufferAllocator allocator, String token) {
     this.allocator = allocator;
@@ -119,11 +121,13 @@ final class ClientSides implements AutoCloseable {
     return bytes;
   }
 
+  /**
+   * A new statement on this thread's connection per run (as an application would issue one query),
+   * result drained as Arrow like the Flight sides.
+   */
   private Received duckdbQuery(Side side) throws Exception {
-    Connection shared = duckdb(side.target());
-    Connection conn = ((org.duckdb.DuckDBConnection) shared).duplicate();
-    try (conn;
-        Statement st = conn.createStatement();
+    Connection conn = threadConnection(side.target());
+    try (Statement st = conn.createStatement();
         ResultSet rs = st.executeQuery(side.query());
         ArrowReader reader =
             (ArrowReader) ((DuckDBResultSet) rs).arrowExportStream(allocator, 65_536)) {
@@ -136,6 +140,19 @@ final class ClientSides implements AutoCloseable {
       }
       return new Received(bytes, rows, 0);
     }
+  }
+
+  private Connection threadConnection(String parquetDir) throws Exception {
+    Map<String, Connection> mine = threadConnections.get();
+    Connection c = mine.get(parquetDir);
+    if (c == null) {
+      c = ((org.duckdb.DuckDBConnection) duckdb(parquetDir)).duplicate();
+      synchronized (this) {
+        closeables.add(c);
+      }
+      mine.put(parquetDir, c);
+    }
+    return c;
   }
 
   private synchronized FlightClient flightClient(String target) {
@@ -193,9 +210,9 @@ final class ClientSides implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    for (AutoCloseable c : closeables) {
-      c.close();
+  public synchronized void close() throws Exception {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
     }
   }
 }
