@@ -34,7 +34,8 @@ class BenchConfigTest {
 
     // THEN
     assertThat(config.scaleFactor()).isEqualTo(0.1);
-    assertThat(config.iterations()).isEqualTo(7);
+    assertThat(config.iterations()).isEqualTo(5);
+    assertThat(config.warmups()).isEqualTo(1);
     assertThat(config.dataDir()).isEqualTo(CACHE.resolve("sf-0.1"));
   }
 
