@@ -83,7 +83,7 @@ public record BenchConfig(
   public static BenchConfig quick(Path out, Path cacheDir) {
     return new BenchConfig(
         QUICK_SF,
-        2,
+        1,
         QUICK_ITERATIONS,
         out,
         cacheDir,
