@@ -133,6 +133,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
                   ref,
                   snapshot,
                   plan.columns(ref),
+                  plan.schema(ref).getFields().stream().map(f -> f.getName()).toList(),
                   reader,
                   probe,
                   config.batchSize(),

@@ -12,9 +12,11 @@ import dev.lake.core.TableRef;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -107,14 +109,16 @@ final class SnapshotCache implements AutoCloseable {
   }
 
   /**
-   * A leased copy holding at least {@code columns} of {@code snapshot}, materializing it on first
-   * use; empty if it cannot be cached (too large, or materialization failed). Throws {@code
-   * SNAPSHOT_GONE} if the version is gone. The caller releases the table.
+   * A leased copy holding at least {@code columns} of {@code snapshot} (whose table has {@code
+   * tableColumns}, in order), materializing it on first use; empty if it cannot be cached (too
+   * large, or materialization failed). Throws {@code SNAPSHOT_GONE} if the version is gone. The
+   * caller releases the table.
    */
   Optional<Table> acquire(
       TableRef ref,
       Snapshot snapshot,
       List<String> columns,
+      List<String> tableColumns,
       TableReader reader,
       SnapshotProbe probe,
       int batchSize,
@@ -134,21 +138,31 @@ final class SnapshotCache implements AutoCloseable {
     for (int attempt = 0; attempt < 3; attempt++) {
       CompletableFuture<Table> future = covering(key);
       if (future == null) {
+        // a miss: materialize the union with the columns already cached for this snapshot, so
+        // one copy per snapshot converges to its hot columns (the narrower copies then go)
+        Key target = widen(key, tableColumns);
+        if (tooLarge.getIfPresent(target) != null) {
+          target = key;
+        }
         CompletableFuture<Table> mine = new CompletableFuture<>();
-        future = tables.asMap().putIfAbsent(key, mine);
+        future = tables.asMap().putIfAbsent(target, mine);
         if (future == null) {
           // this caller materializes; a null result (not cacheable) is dropped by the cache
           // without a logged failure, and waiters then read uncached
           try {
-            mine.complete(materialize(ref, key, reader, batchSize, parallelism));
+            mine.complete(materialize(ref, target, reader, batchSize, parallelism));
           } catch (RuntimeException e) {
             mine.complete(null);
             if (e instanceof LakeException l && l.code() == ErrorCode.SNAPSHOT_GONE) {
               throw l;
             }
+            if (!target.equals(key) && tooLarge.getIfPresent(target) != null) {
+              continue; // the union is too large: try the requested columns alone
+            }
             return Optional.empty();
           }
           future = mine;
+          dropNarrower(target);
         }
       }
       Table table = future.join();
@@ -161,6 +175,32 @@ final class SnapshotCache implements AutoCloseable {
       // evicted between lookup and lease: look again
     }
     return Optional.empty();
+  }
+
+  /** {@code key} with the columns of every cached copy of its snapshot, in table order. */
+  private Key widen(Key key, List<String> tableColumns) {
+    Set<String> wanted = new HashSet<>(key.columns());
+    for (Key k : tables.asMap().keySet()) {
+      if (k.snapshot().equals(key.snapshot())) {
+        wanted.addAll(k.columns());
+      }
+    }
+    if (wanted.size() == key.columns().size()) {
+      return key;
+    }
+    return new Key(key.snapshot(), tableColumns.stream().filter(wanted::contains).toList());
+  }
+
+  /** Evicts the copies of {@code wide}'s snapshot that it covers (leases keep them until done). */
+  private void dropNarrower(Key wide) {
+    tables
+        .asMap()
+        .keySet()
+        .removeIf(
+            k ->
+                !k.equals(wide)
+                    && k.snapshot().equals(wide.snapshot())
+                    && wide.columns().containsAll(k.columns()));
   }
 
   /** The exact entry, or a completed one of the same snapshot with a superset of the columns. */
@@ -244,6 +284,12 @@ final class SnapshotCache implements AutoCloseable {
       }
     }
     return total;
+  }
+
+  /** The keys of the copies held now; for tests. */
+  Set<Key> entriesForTest() {
+    tables.synchronous().cleanUp();
+    return Set.copyOf(tables.asMap().keySet());
   }
 
   /** How many copies were materialized since the engine started. */

@@ -29,7 +29,8 @@ import org.duckdb.DuckDBConnection;
  * pushdown, parallel streams), through the engine with its snapshot cache, and through DuckDB over
  * local Parquet files of the same data (written by DuckDB {@code COPY}), interleaved run by run.
  * Not a test: run it by hand, e.g. {@code java -cp ... dev.lake.engine.EngineBenchmark 0.1 7
- * /tmp/lake-bench-data/sf0.1 [cacheMiB] [queries]}. Generated data is reused from the directory.
+ * /tmp/lake-bench-data/sf0.1 [cacheMiB] [queries]} ({@code -Dbench.batch}, {@code
+ * -Dbench.parallelism} override the scan batch size and streams). Generated data is reused.
  */
 public final class EngineBenchmark {
   public static void main(String[] args) throws Exception {
@@ -57,7 +58,10 @@ public final class EngineBenchmark {
       queries.putAll(TpchQueries.P3);
       queries.keySet().removeIf(k -> !only.isEmpty() && !only.contains(k));
       long memory = Math.max(2L << 30, 2 * cacheBytes + (1L << 30));
-      EngineConfig base = new EngineConfig(memory, 2, dir.resolve("spill"), 4L << 30, 65536, 2);
+      int batch = Integer.getInteger("bench.batch", 65536);
+      int streams = Integer.getInteger("bench.parallelism", 2);
+      EngineConfig base =
+          new EngineConfig(memory, 2, dir.resolve("spill"), 4L << 30, batch, streams);
       try (DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
           DuckDbQueryEngine engine = new DuckDbQueryEngine(base, List.of(reader));
           DuckDbQueryEngine cached =

@@ -173,6 +173,27 @@ class SnapshotCacheTest {
   }
 
   @Test
+  void differentProjections_ofOneSnapshot_convergeToOneWiderCopy() throws Exception {
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      SnapshotCache cache = cached.snapshotCacheForTest();
+      String a = "SELECT sum(o_totalprice) FROM lake.tpch.orders";
+      String b = "SELECT max(o_orderdate) FROM lake.tpch.orders";
+      // GIVEN one projection cached
+      run(cached, a);
+      long one = cache.cachedBytes();
+      // WHEN another projection of the same snapshot is read
+      assertThat(run(cached, b)).isEqualTo(run(uncached, b));
+      // THEN one copy holds both (the narrower copy is gone) and serves both without new copies
+      assertThat(cache.materializations()).isEqualTo(2);
+      assertThat(cache.entriesForTest()).hasSize(1);
+      assertThat(cache.cachedBytes()).isGreaterThan(one);
+      assertThat(run(cached, a)).isEqualTo(run(uncached, a));
+      assertThat(run(cached, b)).isEqualTo(run(uncached, b));
+      assertThat(cache.materializations()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void concurrentFirstUse_materializesOnce() throws Exception {
     // GIVEN a cold cache and four callers of the same query
     ExecutorService pool = Executors.newFixedThreadPool(4);
