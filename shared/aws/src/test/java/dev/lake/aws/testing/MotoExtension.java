@@ -12,11 +12,12 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Provides an AWS emulator endpoint to a test class: {@code LAKE_TEST_AWS_ENDPOINT} if set (moto or
- * LocalStack you started yourself, e.g. with {@code localstack/start-moto.sh}), otherwise one
- * {@code moto_server} per test JVM on a free loopback port, started on first use and stopped when
- * the JVM's tests finish. If neither is possible the test FAILS (in CI and locally alike): AWS
- * adapter tests never silently skip.
+ * Provides an AWS emulator endpoint to a test class, in this order: {@code LAKE_TEST_AWS_ENDPOINT}
+ * if set (moto or LocalStack you started yourself, e.g. with {@code localstack/start-moto.sh});
+ * LocalStack in Docker through Testcontainers when a Docker engine is reachable (unless {@code
+ * LAKE_TEST_AWS=moto}); otherwise one {@code moto_server} per test JVM on a free loopback port,
+ * started on first use and stopped when the JVM's tests finish. If none is possible the test FAILS
+ * (in CI and locally alike): AWS adapter tests never silently skip.
  *
  * <p>Use with {@code @ExtendWith(MotoExtension.class)} and {@link #endpoint()}.
  */
@@ -47,10 +48,37 @@ public final class MotoExtension implements BeforeAllCallback {
   static final class Server implements ExtensionContext.Store.CloseableResource {
     final URI endpoint;
     private final Process process;
+    private final AutoCloseable container;
 
     private Server(URI endpoint, Process process) {
+      this(endpoint, process, null);
+    }
+
+    private Server(URI endpoint, Process process, AutoCloseable container) {
       this.endpoint = endpoint;
       this.process = process;
+      this.container = container;
+    }
+
+    /**
+     * Whether a Docker engine answers here: a reachable Unix socket named by {@code DOCKER_HOST} or
+     * the default one. A Docker client without an engine (as on CI machines here) is not enough.
+     */
+    static boolean dockerEngineReachable() {
+      String host = System.getenv().getOrDefault("DOCKER_HOST", "unix:///var/run/docker.sock");
+      if (!host.startsWith("unix://")) {
+        return !host.isBlank();
+      }
+      Path socket = Path.of(host.substring("unix://".length()));
+      if (!Files.exists(socket)) {
+        return false;
+      }
+      try (java.nio.channels.SocketChannel channel =
+          java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+        return channel.connect(java.net.UnixDomainSocketAddress.of(socket));
+      } catch (IOException | RuntimeException e) {
+        return false;
+      }
     }
 
     static Server start() {
@@ -59,6 +87,10 @@ public final class MotoExtension implements BeforeAllCallback {
         URI uri = URI.create(configured);
         awaitUp(uri, Duration.ofSeconds(10), null);
         return new Server(uri, null);
+      }
+      if (!"moto".equalsIgnoreCase(System.getenv("LAKE_TEST_AWS")) && dockerEngineReachable()) {
+        LocalStackEmulator localStack = LocalStackEmulator.start();
+        return new Server(localStack.endpoint(), null, localStack);
       }
       String binary = findMoto();
       try {
@@ -137,7 +169,10 @@ public final class MotoExtension implements BeforeAllCallback {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws Exception {
+      if (container != null) {
+        container.close();
+      }
       if (process != null) {
         process.destroy();
         if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
