@@ -103,6 +103,14 @@ public record BenchConfig(
     return warmups * 30;
   }
 
+  /**
+   * Quick runs bound each P3 query's timed runs to about 8 s (at least 3 rounds) so that a slow
+   * lake path cannot push a quick run past its few minutes; full runs do every iteration.
+   */
+  public long queryBudgetMillis() {
+    return scaleFactor <= QUICK_SF && iterations <= QUICK_ITERATIONS ? 8_000 : 0;
+  }
+
   public boolean runs(String metricId) {
     return only.isEmpty() || only.contains(metricId);
   }

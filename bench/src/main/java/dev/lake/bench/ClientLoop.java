@@ -64,7 +64,13 @@ public final class ClientLoop {
       Map<String, List<long[]>> runs = new LinkedHashMap<>();
       group.sides().forEach(s -> runs.put(s.name(), new ArrayList<>()));
       int n = group.sides().size();
+      long timedStart = System.nanoTime();
       for (int i = 0; i < spec.iterations(); i++) {
+        if (spec.groupBudgetMillis() > 0
+            && i >= ClientSpec.MIN_BUDGETED_RUNS
+            && (System.nanoTime() - timedStart) / 1_000_000 > spec.groupBudgetMillis()) {
+          break;
+        }
         for (int k = 0; k < n; k++) {
           Side side = group.sides().get((i + k) % n);
           runs.get(side.name()).add(timedRun(pool, group.concurrency(), sides, side));

@@ -10,8 +10,18 @@ import java.util.Map;
  * warm-up. Serialized as JSON to hand it to a client JVM.
  *
  * @param token bearer token for {@link Kind#FLIGHT_SQL} and {@link Kind#POLL} sides
+ * @param groupBudgetMillis when positive, a group stops after the timed round in which its timed
+ *     runs exceeded this many milliseconds, but never before {@link #MIN_BUDGETED_RUNS} rounds
  */
-public record ClientSpec(int warmups, int iterations, String token, List<Group> groups) {
+public record ClientSpec(
+    int warmups, int iterations, String token, List<Group> groups, long groupBudgetMillis) {
+  /** Timed rounds a budgeted group always gets. */
+  public static final int MIN_BUDGETED_RUNS = 3;
+
+  public ClientSpec(int warmups, int iterations, String token, List<Group> groups) {
+    this(warmups, iterations, token, groups, 0);
+  }
+
   public ClientSpec {
     requireNonNull(token, "token is null");
     groups = List.copyOf(requireNonNull(groups, "groups is null"));

@@ -61,7 +61,8 @@ final class P3TpchQueries implements Metric {
                     config.warmups(),
                     config.iterations(),
                     lake.map(LakeStack::token).orElse("none"),
-                    groups));
+                    groups,
+                    config.queryBudgetMillis()));
     List<Result> results = new ArrayList<>();
     for (String variant : List.of("lance", "iceberg")) {
       Optional<String> missing =
@@ -80,7 +81,11 @@ final class P3TpchQueries implements Metric {
         Samples l = outcome.get(q, variant);
         String note =
             l.rows().get(0).equals(duck.rows().get(0))
-                ? String.format(Locale.ROOT, "target ≤ 1.3×; %d result rows", l.rows().get(0))
+                ? String.format(
+                    Locale.ROOT,
+                    "target ≤ 1.3×; %d result rows; %d runs",
+                    l.rows().get(0),
+                    l.nanos().size())
                 : String.format(
                     Locale.ROOT,
                     "ROW COUNT DIFFERS: lake %d, DuckDB %d",
