@@ -1,5 +1,8 @@
 package dev.lake.frontdoor;
 
+import dev.lake.aws.AwsClients;
+import dev.lake.aws.AwsConfig;
+import dev.lake.core.KeyService;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
@@ -104,6 +107,15 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin IcebergOptions iceberg;
 
+    @Option(
+        names = "--durable",
+        negatable = true,
+        defaultValue = "true",
+        fallbackValue = "true",
+        description =
+            "Durable result tier with an in-process worker (on by default; --no-durable: off).")
+    boolean durable;
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
@@ -116,7 +128,8 @@ public final class LakeCli implements Runnable {
                   Optional.ofNullable(token),
                   scale,
                   Clock.systemUTC(),
-                  iceberg.config()),
+                  iceberg.config(),
+                  durable ? LocalLake.localDurable() : Optional.empty()),
               out);
       out.println("JDBC URL: " + lake.jdbcUrl());
       out.println("Token:    " + lake.token());
@@ -145,7 +158,9 @@ public final class LakeCli implements Runnable {
     @Option(names = "--registry", required = true, description = "Registry file.")
     Path registry;
 
-    @Option(names = "--key-ring", required = true, description = "Ticket key ring file.")
+    @Option(
+        names = "--key-ring",
+        description = "Ticket key ring file (required unless --durable aws: then KMS keys).")
     Path keyRing;
 
     @Option(names = "--tls-cert", description = "PEM certificate chain.")
@@ -167,6 +182,8 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin IcebergOptions iceberg;
 
+    @CommandLine.Mixin DurableOptions durable;
+
     @Override
     public Integer call() throws Exception {
       FrontDoorConfig config =
@@ -183,21 +200,50 @@ public final class LakeCli implements Runnable {
       if (iceberg.config().isPresent()) {
         catalogs.add(Wiring.icebergCatalog(iceberg.config().get(), allocator));
       }
+      Optional<AwsConfig> aws = durable.aws();
+      if (aws.isEmpty() && keyRing == null) {
+        throw new IllegalArgumentException("--key-ring is required unless --durable aws");
+      }
+      List<AutoCloseable> resources = new ArrayList<>();
+      Optional<AwsClients> clients = aws.map(AwsClients::new);
+      clients.ifPresent(resources::add);
+      // with --durable aws the KMS ring seals statement tickets too: replicas and workers share it
+      KeyService keys =
+          aws.isPresent()
+              ? DurableTier.kmsKeys(
+                  clients.get(), aws.get(), DurableTier.KEY_RING_PREFIX, Clock.systemUTC())
+              : LocalKeyRing.load(keyRing);
+      if (keys instanceof AutoCloseable closeable) {
+        resources.add(closeable);
+      }
       Components components =
-          Wiring.components(
-              allocator, EngineConfig.defaults(spillDir), LocalKeyRing.load(keyRing), catalogs);
-      LakeServer server = LakeServer.start(config, components, loaded, Clock.systemUTC());
+          Wiring.components(allocator, EngineConfig.defaults(spillDir), keys, catalogs);
+      Optional<DurableTier> tier =
+          aws.map(
+              a ->
+                  DurableTier.aws(
+                      clients.get(), a, keys, components, durable.config(), Clock.systemUTC()));
+      LakeServer server = LakeServer.start(config, components, loaded, Clock.systemUTC(), tier);
       PrintWriter out = spec.commandLine().getOut();
-      out.println("lake ready on " + host + ":" + server.port());
+      out.println(
+          "lake ready on "
+              + host
+              + ":"
+              + server.port()
+              + (tier.isPresent() ? " (durable tier: aws)" : ""));
       out.flush();
       return serveUntilStopped(
           () -> {
             try {
               server.close();
+              tier.ifPresent(DurableTier::close);
             } finally {
               try {
                 components.close();
               } finally {
+                for (int i = resources.size() - 1; i >= 0; i--) {
+                  closeQuietly(resources.get(i));
+                }
                 allocator.close();
               }
             }

@@ -18,6 +18,7 @@ import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
@@ -49,25 +50,29 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The Flight SQL surface of lake, kept thin: it authenticates nothing itself (the middleware did),
- * routes each command to {@link StatementHandler} or {@link MetadataHandler}, and funnels every
- * failure through {@link FlightErrors}. Commands that write, transact or use Substrait are
- * UNIMPLEMENTED.
+ * routes each command to {@link StatementHandler}, {@link MetadataHandler} or (PollFlightInfo,
+ * result parts, job cancels, {@code x-lake-durable} GetFlightInfo) {@link DurableHandler}, and
+ * funnels every failure through {@link FlightErrors}. Commands that write, transact or use
+ * Substrait are UNIMPLEMENTED.
  */
 final class LakeFlightSqlProducer implements FlightSqlProducer {
   private final StatementHandler statements;
   private final MetadataHandler metadata;
   private final SqlInfoBuilder sqlInfo;
   private final BufferAllocator allocator;
+  private final Optional<DurableHandler> durable;
 
   LakeFlightSqlProducer(
       StatementHandler statements,
       MetadataHandler metadata,
       SqlInfoBuilder sqlInfo,
-      BufferAllocator allocator) {
+      BufferAllocator allocator,
+      Optional<DurableHandler> durable) {
     this.statements = requireNonNull(statements, "statements is null");
     this.metadata = requireNonNull(metadata, "metadata is null");
     this.sqlInfo = requireNonNull(sqlInfo, "sqlInfo is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.durable = requireNonNull(durable, "durable is null");
   }
 
   // ---- edges: every RPC passes one of these wrappers, so no exception escapes unmapped ----
@@ -76,6 +81,16 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
     try {
       return FlightSqlProducer.super.getFlightInfo(context, descriptor);
+    } catch (RuntimeException e) {
+      throw FlightErrors.toFlight(e);
+    }
+  }
+
+  /** PollFlightInfo (not routed by FlightSqlProducer): the durable tier, see DurableHandler. */
+  @Override
+  public PollInfo pollFlightInfo(CallContext context, FlightDescriptor descriptor) {
+    try {
+      return durable().poll(principal(context), descriptor, AuthMiddleware.submissionId(context));
     } catch (RuntimeException e) {
       throw FlightErrors.toFlight(e);
     }
@@ -90,8 +105,21 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     }
   }
 
+  /**
+   * DoGet: a raw sealed envelope ({@link DurableHandler#isSealed}) is a durable result part;
+   * anything else must be a protobuf Any (a statement ticket or metadata command). Both fail closed
+   * on anything they do not recognize.
+   */
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+    if (DurableHandler.isSealed(ticket.getBytes())) {
+      try {
+        durable().stream(principal(context), ticket.getBytes(), listener);
+      } catch (RuntimeException e) {
+        listener.error(FlightErrors.toFlight(e));
+      }
+      return;
+    }
     try {
       Any.parseFrom(ticket.getBytes());
     } catch (InvalidProtocolBufferException e) {
@@ -140,6 +168,14 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     if (command.hasTransactionId()) {
       throw FlightErrors.unimplemented("Transactions");
     }
+    if (durableRequested(context)) {
+      return durable()
+          .flightInfo(
+              principal(context),
+              command.getQuery(),
+              List.of(),
+              AuthMiddleware.submissionId(context));
+    }
     return statements.flightInfo(principal(context), command.getQuery(), List.of(), descriptor);
   }
 
@@ -164,6 +200,12 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
     try {
       Principal principal = principal(context);
+      Optional<CancelStatus> job = durable.flatMap(d -> d.cancel(principal, request.getInfo()));
+      if (job.isPresent()) {
+        listener.onNext(job.get());
+        listener.onCompleted();
+        return;
+      }
       int cancelled = 0;
       for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
         Any any = Any.parseFrom(endpoint.getTicket().getBytes());
@@ -219,6 +261,11 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     Principal principal = principal(context);
     PreparedHandle handle =
         statements.openPrepared(principal, command.getPreparedStatementHandle());
+    if (durableRequested(context)) {
+      return durable()
+          .flightInfo(
+              principal, handle.sql(), handle.parameters(), AuthMiddleware.submissionId(context));
+    }
     return statements.flightInfo(principal, handle.sql(), handle.parameters(), descriptor);
   }
 
@@ -422,6 +469,19 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       com.google.protobuf.Message command, FlightDescriptor descriptor, Schema schema) {
     Ticket ticket = new Ticket(Any.pack(command).toByteArray());
     return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+  }
+
+  /** Durable GetFlightInfo: the tier is on and the call sent {@code x-lake-durable: true}. */
+  private boolean durableRequested(CallContext context) {
+    return durable.isPresent() && AuthMiddleware.durableRequested(context);
+  }
+
+  private DurableHandler durable() {
+    return durable.orElseThrow(
+        () ->
+            new LakeException(
+                ErrorCode.UNSUPPORTED,
+                "The durable result tier is not enabled on this server; use GetFlightInfo"));
   }
 
   private static Principal principal(CallContext context) {

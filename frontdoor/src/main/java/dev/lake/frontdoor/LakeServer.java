@@ -6,6 +6,7 @@ import dev.lake.core.ticket.TicketSealer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -35,6 +36,20 @@ public final class LakeServer implements AutoCloseable {
   /** Starts listening; throws {@link IllegalStateException} when the transport rule forbids it. */
   public static LakeServer start(
       FrontDoorConfig config, Components components, Principals principals, Clock clock) {
+    return start(config, components, principals, clock, Optional.empty());
+  }
+
+  /**
+   * Starts listening with the durable tier on when {@code durable} is present (the tier belongs to
+   * the caller, like the components).
+   */
+  static LakeServer start(
+      FrontDoorConfig config,
+      Components components,
+      Principals principals,
+      Clock clock,
+      Optional<DurableTier> durable) {
+    requireNonNull(durable, "durable is null");
     requireNonNull(config, "config is null");
     requireNonNull(components, "components is null");
     requireNonNull(principals, "principals is null");
@@ -46,6 +61,7 @@ public final class LakeServer implements AutoCloseable {
             config.maxConcurrentQueries(),
             config.maxConcurrentQueriesPerTenant(),
             config.queueWait());
+    ResultStreamer streamer = new ResultStreamer();
     StatementHandler statements =
         new StatementHandler(
             components.admission(),
@@ -54,13 +70,24 @@ public final class LakeServer implements AutoCloseable {
             new DuckDbParameterTyper(components.readers()),
             sealer,
             gates,
-            new ResultStreamer(),
+            streamer,
             components.allocator(),
             config);
+    Optional<DurableHandler> durableHandler =
+        durable.map(
+            tier ->
+                new DurableHandler(
+                    tier.queries(),
+                    statements,
+                    gates,
+                    streamer,
+                    components.allocator(),
+                    tier.config()));
     MetadataHandler metadata =
         new MetadataHandler(components.catalogs(), components.readers(), components.allocator());
     LakeFlightSqlProducer producer =
-        new LakeFlightSqlProducer(statements, metadata, sqlInfo(), components.allocator());
+        new LakeFlightSqlProducer(
+            statements, metadata, sqlInfo(), components.allocator(), durableHandler);
     Location location =
         config.tlsEnabled()
             ? Location.forGrpcTls(config.host(), config.port())

@@ -28,8 +28,9 @@ import org.apache.arrow.memory.RootAllocator;
 
 /**
  * The embedded deployment behind {@code bin/lake local}: one data directory holds the registry, key
- * ring, principals file, demo token, Lance datasets and the spill directory. On first start it
- * generates TPC-H demo data and registers {@code lake.tpch.*}.
+ * ring, principals file, demo token, Lance datasets, the spill directory and the durable tier's
+ * {@code jobs/} and {@code results/} (on unless disabled). On first start it generates TPC-H demo
+ * data and registers {@code lake.tpch.*}.
  */
 final class LocalLake implements AutoCloseable {
   static final String DEMO_TENANT = "demo";
@@ -75,9 +76,11 @@ final class LocalLake implements AutoCloseable {
       Optional<String> token,
       double scale,
       Clock clock,
-      Optional<IcebergConfig> iceberg) {
+      Optional<IcebergConfig> iceberg,
+      Optional<DurableTierConfig> durable) {
     Options {
       requireNonNull(iceberg, "iceberg is null");
+      requireNonNull(durable, "durable is null");
       requireNonNull(dataDir, "dataDir is null");
       requireNonNull(host, "host is null");
       requireNonNull(token, "token is null");
@@ -90,8 +93,25 @@ final class LocalLake implements AutoCloseable {
     /** Local mode with the demo data only (no Iceberg federation). */
     Options(
         Path dataDir, String host, int port, Optional<String> token, double scale, Clock clock) {
-      this(dataDir, host, port, token, scale, clock, Optional.empty());
+      this(dataDir, host, port, token, scale, clock, Optional.empty(), localDurable());
     }
+
+    /** Local mode with the durable tier on (its default). */
+    Options(
+        Path dataDir,
+        String host,
+        int port,
+        Optional<String> token,
+        double scale,
+        Clock clock,
+        Optional<IcebergConfig> iceberg) {
+      this(dataDir, host, port, token, scale, clock, iceberg, localDurable());
+    }
+  }
+
+  /** Local mode's durable tier: results directly under {@code <data>/results/<tenant>/…}. */
+  static Optional<DurableTierConfig> localDurable() {
+    return Optional.of(DurableTierConfig.defaults().withResultPrefix(""));
   }
 
   private final BufferAllocator allocator;
@@ -100,6 +120,7 @@ final class LocalLake implements AutoCloseable {
   private final String token;
   private final Layout layout;
   private final Registry registry;
+  private final Optional<DurableTier> durable;
 
   private LocalLake(
       BufferAllocator allocator,
@@ -107,7 +128,9 @@ final class LocalLake implements AutoCloseable {
       LakeServer server,
       String token,
       Layout layout,
-      Registry registry) {
+      Registry registry,
+      Optional<DurableTier> durable) {
+    this.durable = durable;
     this.allocator = allocator;
     this.components = components;
     this.server = server;
@@ -135,6 +158,7 @@ final class LocalLake implements AutoCloseable {
             new PrincipalEntry(Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, grants)));
     BufferAllocator allocator = new RootAllocator();
     Components components = null;
+    Optional<DurableTier> durable = Optional.empty();
     try {
       boolean hasDemo =
           registry.list().stream().anyMatch(e -> e.ref().qualifiedNamespace().equals(DEMO_GRANT));
@@ -154,11 +178,17 @@ final class LocalLake implements AutoCloseable {
           Wiring.components(allocator, EngineConfig.defaults(layout.spill()), keys, catalogs);
       FrontDoorConfig config =
           FrontDoorConfig.defaults().withListener(options.host(), options.port());
+      Components built = components;
+      durable =
+          options
+              .durable()
+              .map(d -> DurableTier.local(layout.dataDir(), built, d, options.clock()));
       LakeServer server =
           LakeServer.start(
-              config, components, Principals.load(layout.principals()), options.clock());
-      return new LocalLake(allocator, components, server, token, layout, registry);
+              config, components, Principals.load(layout.principals()), options.clock(), durable);
+      return new LocalLake(allocator, components, server, token, layout, registry, durable);
     } catch (RuntimeException e) {
+      durable.ifPresent(DurableTier::close);
       if (components != null) {
         components.close();
       }
@@ -200,6 +230,7 @@ final class LocalLake implements AutoCloseable {
   public void close() {
     try {
       server.close();
+      durable.ifPresent(DurableTier::close);
     } finally {
       try {
         components.close();

@@ -92,38 +92,46 @@ final class StatementHandler {
     return new Resolved(query, catalogs.resolveAll(principal, query));
   }
 
+  /** A statement ready to run: admitted, authorized, pinned to exact snapshots and planned. */
+  record Planned(AdmittedQuery query, SnapshotSet snapshots, Schema schema) {}
+
+  /**
+   * The GetFlightInfo path up to sealing, under the admission gates: admission, authorization and
+   * snapshot resolution, planning. Shared by interactive tickets and durable submissions.
+   */
+  Planned plan(Principal principal, String sql) {
+    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
+      Resolved r = resolve(principal, sql);
+      return new Planned(r.query(), r.snapshots(), engine.plan(r.query(), r.snapshots()));
+    }
+  }
+
   /** GetFlightInfo for a statement: one endpoint whose ticket seals SQL + exact snapshots. */
   FlightInfo flightInfo(
       Principal principal, String sql, List<Object> parameters, FlightDescriptor descriptor) {
-    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
-      Resolved r = resolve(principal, sql);
-      Schema schema = engine.plan(r.query(), r.snapshots());
-      Duration ttl = config.tickets().statementTtl();
-      Instant expiry = sealer.expiryFor(ttl);
-      byte[] sealed =
-          sealer.seal(
-              TicketKind.STATEMENT,
-              principal,
-              ttl,
-              new StatementTicket(sql, parameters, r.snapshots()).toJson());
-      Ticket ticket =
-          new Ticket(
-              Any.pack(
-                      TicketStatementQuery.newBuilder()
-                          .setStatementHandle(ByteString.copyFrom(sealed))
-                          .build())
-                  .toByteArray());
-      return new FlightInfo(
-          schema, descriptor, List.of(new FlightEndpoint(ticket, expiry)), -1, -1);
-    }
+    Planned r = plan(principal, sql);
+    Duration ttl = config.tickets().statementTtl();
+    Instant expiry = sealer.expiryFor(ttl);
+    byte[] sealed =
+        sealer.seal(
+            TicketKind.STATEMENT,
+            principal,
+            ttl,
+            new StatementTicket(sql, parameters, r.snapshots()).toJson());
+    Ticket ticket =
+        new Ticket(
+            Any.pack(
+                    TicketStatementQuery.newBuilder()
+                        .setStatementHandle(ByteString.copyFrom(sealed))
+                        .build())
+                .toByteArray());
+    return new FlightInfo(
+        r.schema(), descriptor, List.of(new FlightEndpoint(ticket, expiry)), -1, -1);
   }
 
   /** GetSchema for a statement: the planned schema, nothing sealed. */
   Schema schema(Principal principal, String sql) {
-    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
-      Resolved r = resolve(principal, sql);
-      return engine.plan(r.query(), r.snapshots());
-    }
+    return plan(principal, sql).schema();
   }
 
   /**

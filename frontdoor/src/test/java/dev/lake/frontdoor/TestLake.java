@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -60,10 +61,14 @@ final class TestLake implements AutoCloseable {
   final FileRegistry registry;
   final CountingEngine engine;
   final Components components;
-  final LakeServer server;
+  final Principals principals;
+  final Optional<DurableTierConfig> durableConfig;
+  volatile LakeServer server;
+  volatile Optional<DurableTier> durable;
   private final AtomicInteger copies = new AtomicInteger();
 
-  private TestLake(Path dir) {
+  private TestLake(Path dir, Optional<DurableTierConfig> durableConfig) {
+    this.durableConfig = durableConfig;
     this.dir = dir;
     this.registry = new FileRegistry(dir.resolve("registry.json"));
     TpchDemo.generate(dir.resolve("data"), 0.01, registry, allocator);
@@ -83,20 +88,83 @@ final class TestLake implements AutoCloseable {
             engine,
             real.keys(),
             real.owned());
-    Principals principals =
+    this.principals =
         new Principals(
             List.of(
                 entry(ALICE, "acme", "alice", List.of("lake.tpch", "lake.pin")),
                 entry(BOB, "acme", "bob", List.of("lake.tpch", "lake.pin")),
                 entry(CAROL, "globex", "alice", List.of("lake.tpch", "lake.pin")),
                 entry(DAVE, "acme", "dave", List.of("lake.tpch.nation"))));
+    this.durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
     this.server =
         LakeServer.start(
-            FrontDoorConfig.defaults().withListener("127.0.0.1", 0), components, principals, clock);
+            FrontDoorConfig.defaults().withListener("127.0.0.1", 0),
+            components,
+            principals,
+            clock,
+            durable);
   }
 
   static TestLake start(Path dir) {
-    return new TestLake(dir);
+    return new TestLake(dir, Optional.empty());
+  }
+
+  /** With the durable tier on: local adapters under {@code dir}, in-process workers. */
+  static TestLake startDurable(Path dir, DurableTierConfig config) {
+    return new TestLake(dir, Optional.of(config));
+  }
+
+  /**
+   * Stops the front door (listener, durable tier and its workers) and starts a new one on the same
+   * port over the same data directory, as a process restart would.
+   */
+  void restart() {
+    int port = port();
+    server.close();
+    durable.ifPresent(DurableTier::close);
+    durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
+    server =
+        LakeServer.start(
+            FrontDoorConfig.defaults().withListener("127.0.0.1", port),
+            components,
+            principals,
+            clock,
+            durable);
+  }
+
+  /**
+   * A second front door (another port, no workers) sharing only what replicas share: the key ring
+   * file, the job directory and the result store. Closing it leaves this lake running.
+   */
+  Replica replica() {
+    Components shared =
+        new Components(
+            allocator,
+            components.admission(),
+            components.catalogs(),
+            components.readers(),
+            engine,
+            LocalKeyRing.load(dir.resolve("keyring.json")),
+            List.of());
+    DurableTier tier =
+        DurableTier.local(dir, shared, durableConfig.orElseThrow().withWorkers(0), clock);
+    LakeServer replica =
+        LakeServer.start(
+            FrontDoorConfig.defaults().withListener("127.0.0.1", 0),
+            shared,
+            principals,
+            clock,
+            Optional.of(tier));
+    return new Replica(replica, tier);
+  }
+
+  /** A second front door; see {@link #replica()}. */
+  record Replica(LakeServer server, DurableTier tier) implements AutoCloseable {
+    @Override
+    public void close() {
+      server.close();
+      tier.close();
+    }
   }
 
   private static PrincipalEntry entry(String token, String tenant, String id, List<String> grants) {
@@ -194,6 +262,7 @@ final class TestLake implements AutoCloseable {
   public void close() {
     try {
       server.close();
+      durable.ifPresent(DurableTier::close);
     } finally {
       try {
         components.close();
@@ -203,12 +272,12 @@ final class TestLake implements AutoCloseable {
     }
   }
 
-  /** A clock the test moves. */
+  /** The system clock plus an offset the test moves forward (leases and waits still tick). */
   static final class MutableClock extends Clock {
-    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+    private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
 
     void advance(Duration d) {
-      now.updateAndGet(i -> i.plus(d));
+      offset.updateAndGet(o -> o.plus(d));
     }
 
     @Override
@@ -223,7 +292,7 @@ final class TestLake implements AutoCloseable {
 
     @Override
     public Instant instant() {
-      return now.get();
+      return Instant.now().plus(offset.get());
     }
   }
 

@@ -1,0 +1,102 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.job.DurableConfig;
+import dev.lake.worker.WorkerConfig;
+import java.time.Duration;
+
+/**
+ * Settings of the front door's durable tier (PollFlightInfo, part downloads, the GetFlightInfo wait
+ * budget), validated once. The tier itself is off unless a deployment enables it ({@code lake
+ * local} does by default; {@code lake serve --durable aws}).
+ *
+ * @param pollWait how long one PollFlightInfo long-polls an unfinished job before answering
+ *     (default 1 s, 0 - 10 s)
+ * @param waitBudget how long GetFlightInfo with {@code x-lake-durable: true} waits for the job
+ *     before answering UNAVAILABLE (default 30 s, 0 - 5 min)
+ * @param workers in-process worker threads (default 2 for local mode, 0 - 64; 0 = workers run
+ *     elsewhere, e.g. Lambda or {@code bin/lake worker})
+ * @param sweepEvery period of the local-mode expiry sweep of results and job records (default 10
+ *     min, 1 s - 24 h)
+ * @param durable result prefix, job and part-ticket lifetimes, result bounds
+ * @param worker lease, deadline and retry settings of in-process workers; its result prefix and
+ *     bounds must equal {@code durable}'s
+ */
+public record DurableTierConfig(
+    Duration pollWait,
+    Duration waitBudget,
+    int workers,
+    Duration sweepEvery,
+    DurableConfig durable,
+    WorkerConfig worker) {
+  public static final Duration DEFAULT_POLL_WAIT = Duration.ofSeconds(1);
+  public static final Duration MAX_POLL_WAIT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_WAIT_BUDGET = Duration.ofSeconds(30);
+  public static final Duration MAX_WAIT_BUDGET = Duration.ofMinutes(5);
+  public static final int DEFAULT_WORKERS = 2;
+  public static final int MAX_WORKERS = 64;
+  public static final Duration DEFAULT_SWEEP_EVERY = Duration.ofMinutes(10);
+
+  public DurableTierConfig {
+    requireNonNull(pollWait, "pollWait is null");
+    requireNonNull(waitBudget, "waitBudget is null");
+    requireNonNull(sweepEvery, "sweepEvery is null");
+    requireNonNull(durable, "durable is null");
+    requireNonNull(worker, "worker is null");
+    between("pollWait", pollWait, Duration.ZERO, MAX_POLL_WAIT);
+    between("waitBudget", waitBudget, Duration.ZERO, MAX_WAIT_BUDGET);
+    between("sweepEvery", sweepEvery, Duration.ofSeconds(1), Duration.ofHours(24));
+    if (workers < 0 || workers > MAX_WORKERS) {
+      throw new IllegalArgumentException(
+          "workers must be between 0 and " + MAX_WORKERS + ": " + workers);
+    }
+    if (!worker.resultPrefix().equals(durable.resultPrefix())
+        || !worker.results().equals(durable.results())) {
+      throw new IllegalArgumentException(
+          "worker and front door must use the same result prefix and result bounds");
+    }
+  }
+
+  /** Default waits, two in-process workers, results under {@code results/}. */
+  public static DurableTierConfig defaults() {
+    return new DurableTierConfig(
+        DEFAULT_POLL_WAIT,
+        DEFAULT_WAIT_BUDGET,
+        DEFAULT_WORKERS,
+        DEFAULT_SWEEP_EVERY,
+        DurableConfig.defaults(),
+        WorkerConfig.defaults());
+  }
+
+  /** The same settings with {@code count} in-process workers. */
+  public DurableTierConfig withWorkers(int count) {
+    return new DurableTierConfig(pollWait, waitBudget, count, sweepEvery, durable, worker);
+  }
+
+  /** The same settings with another result prefix for both sides. */
+  public DurableTierConfig withResultPrefix(String prefix) {
+    return new DurableTierConfig(
+        pollWait,
+        waitBudget,
+        workers,
+        sweepEvery,
+        new DurableConfig(prefix, durable.jobTtl(), durable.partTicketTtl(), durable.results()),
+        new WorkerConfig(
+            worker.lease(),
+            worker.renewEvery(),
+            worker.maxExecution(),
+            worker.lambdaMargin(),
+            worker.maxAttempts(),
+            worker.retryDelay(),
+            prefix,
+            worker.results()));
+  }
+
+  private static void between(String name, Duration value, Duration min, Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          name + " must be between " + min + " and " + max + ": " + value);
+    }
+  }
+}
