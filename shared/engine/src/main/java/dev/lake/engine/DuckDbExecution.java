@@ -166,7 +166,29 @@ final class DuckDbExecution implements QueryExecution {
     closeQuietly(statement);
     closeQuietly(connection);
     inputs.close();
-    allocator.close(); // throws if the query leaked Arrow memory: a bug, never swallowed
+    closeAllocator(allocator); // throws if the query leaked Arrow memory: a bug, never swallowed
+  }
+
+  /** How long {@link #closeAllocator} waits for DuckDB's worker threads to release batches. */
+  private static final long DRAIN_NANOS = 500_000_000L;
+
+  /**
+   * Closes a per-query allocator. DuckDB may release the last C-exported batch of a scan from a
+   * worker thread shortly after the connection closed (its pipeline task ends asynchronously), so
+   * this waits briefly for the allocator to drain; memory still held after that is a real leak and
+   * the close throws.
+   */
+  static void closeAllocator(BufferAllocator allocator) {
+    long deadline = System.nanoTime() + DRAIN_NANOS;
+    while (allocator.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    allocator.close();
   }
 
   static LakeException failure(Throwable e, boolean cancelled) {

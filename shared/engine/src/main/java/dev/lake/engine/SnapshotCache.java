@@ -232,7 +232,7 @@ final class SnapshotCache implements AutoCloseable {
     ScanRequest request = new ScanRequest(key.columns(), List.of(), batchSize, parallelism);
     BufferAllocator child = allocator.newChildAllocator("cache-" + name, 0, Long.MAX_VALUE);
     AtomicLong bytes = new AtomicLong();
-    try (child) {
+    try {
       List<ArrowReader> counted = new ArrayList<>();
       for (ArrowReader r : reader.scan(ref, key.snapshot(), request, child)) {
         counted.add(new CountingReader(child, r, bytes, maxBytes));
@@ -263,6 +263,8 @@ final class SnapshotCache implements AutoCloseable {
           inputs.close();
         }
       }
+    } finally {
+      DuckDbExecution.closeAllocator(child);
     }
     materializations.incrementAndGet();
     return new Table(name, bytes.get());

@@ -30,7 +30,8 @@ import org.duckdb.DuckDBConnection;
  * local Parquet files of the same data (written by DuckDB {@code COPY}), interleaved run by run.
  * Not a test: run it by hand, e.g. {@code java -cp ... dev.lake.engine.EngineBenchmark 0.1 7
  * /tmp/lake-bench-data/sf0.1 [cacheMiB] [queries]} ({@code -Dbench.batch}, {@code
- * -Dbench.parallelism} override the scan batch size and streams). Generated data is reused.
+ * -Dbench.parallelism} override the scan batch size and streams; {@code -Dbench.skipUncached=Q5}
+ * leaves queries out of the uncached arm). Generated data is reused.
  */
 public final class EngineBenchmark {
   public static void main(String[] args) throws Exception {
@@ -59,6 +60,7 @@ public final class EngineBenchmark {
       queries.keySet().removeIf(k -> !only.isEmpty() && !only.contains(k));
       long memory = Math.max(2L << 30, 2 * cacheBytes + (1L << 30));
       int batch = Integer.getInteger("bench.batch", 65536);
+      List<String> skipUncached = List.of(System.getProperty("bench.skipUncached", "").split(","));
       int streams = Integer.getInteger("bench.parallelism", 2);
       EngineConfig base =
           new EngineConfig(memory, 2, dir.resolve("spill"), 4L << 30, batch, streams);
@@ -81,9 +83,18 @@ public final class EngineBenchmark {
           }
         }
         System.out.printf(
-            "%-7s %10s %10s %10s %8s %8s  (SF %.2f, medians of %d interleaved runs, cache %d"
-                + " MiB)%n",
-            "query", "engine", "cached", "parquet", "ratio", "cached", sf, runs, cacheBytes >> 20);
+            "%-7s %10s %10s %10s %8s %8s %10s  (ms; SF %.2f, medians of %d interleaved runs,"
+                + " cache %d MiB; cold = first cached run)%n",
+            "query",
+            "engine",
+            "cached",
+            "parquet",
+            "ratio",
+            "cached",
+            "cold",
+            sf,
+            runs,
+            cacheBytes >> 20);
         for (Map.Entry<String, String> q : queries.entrySet()) {
           AdmittedQuery admitted = admission.admit(TpchQueries.lake(q.getValue()));
           SnapshotSet snapshots = catalogs.resolveAll(p, admitted);
@@ -92,9 +103,13 @@ public final class EngineBenchmark {
           List<Long> lake = new ArrayList<>();
           List<Long> hot = new ArrayList<>();
           List<Long> pq = new ArrayList<>();
+          boolean skip = skipUncached.contains(q.getKey());
+          long cold = 0;
           for (int i = -1; i < n; i++) { // i = -1: warm-up
             long a = System.nanoTime();
-            EngineTestSupport.rows(engine.execute(admitted, List.of(), snapshots, allocator));
+            if (!skip) {
+              EngineTestSupport.rows(engine.execute(admitted, List.of(), snapshots, allocator));
+            }
             long b = System.nanoTime();
             EngineTestSupport.nativeRows(nat, local, allocator);
             long c = System.nanoTime();
@@ -102,7 +117,9 @@ public final class EngineBenchmark {
               EngineTestSupport.rows(cached.execute(admitted, List.of(), snapshots, allocator));
             }
             long d = System.nanoTime();
-            if (i >= 0) {
+            if (i < 0) {
+              cold = d - c;
+            } else {
               lake.add(b - a);
               pq.add(c - b);
               hot.add(d - c);
@@ -112,8 +129,8 @@ public final class EngineBenchmark {
           long r = median(pq);
           long h = median(hot);
           System.out.printf(
-              "%-7s %10.2f %10.2f %10.2f %7.2fx %7.2fx%n",
-              q.getKey(), l / 1e6, h / 1e6, r / 1e6, (double) l / r, (double) h / r);
+              "%-7s %10.2f %10.2f %10.2f %7.2fx %7.2fx %10.2f%n",
+              q.getKey(), l / 1e6, h / 1e6, r / 1e6, (double) l / r, (double) h / r, cold / 1e6);
         }
       }
     }
