@@ -175,10 +175,29 @@ public final class TicketSealer {
     return clock.instant().plus(ttl);
   }
 
-  private static byte[] crypt(int mode, SealingKey key, byte[] nonce, byte[] aad, byte[] input) {
+  /** One cipher object per thread: {@code Cipher.getInstance} is a provider lookup per call. */
+  private static final ThreadLocal<Cipher> CIPHERS =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Cipher.getInstance("AES/GCM/NoPadding");
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("AES/GCM is not available in this JVM", e);
+            }
+          });
+
+  /**
+   * Key specs by key id, so the key bytes are not copied on every call; bounded like the key rings
+   * that feed it.
+   */
+  private final com.github.benmanes.caffeine.cache.Cache<String, SecretKeySpec> specs =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(256).build();
+
+  private byte[] crypt(int mode, SealingKey key, byte[] nonce, byte[] aad, byte[] input) {
     try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(mode, new SecretKeySpec(key.key(), "AES"), new GCMParameterSpec(TAG_BITS, nonce));
+      Cipher cipher = CIPHERS.get();
+      SecretKeySpec spec = specs.get(key.id(), id -> new SecretKeySpec(key.key(), "AES"));
+      cipher.init(mode, spec, new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(aad);
       return cipher.doFinal(input);
     } catch (AEADBadTagException e) {
