@@ -42,7 +42,10 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final BufferAllocator planAllocator = new RootAllocator();
   private final AtomicLong ids = new AtomicLong();
   private final Cache<PlanKey, QueryPlan> plans =
-      Caffeine.newBuilder().maximumSize(MAX_PLANS).build();
+      Caffeine.newBuilder()
+          .maximumWeight(MAX_PLAN_WEIGHT)
+          .<PlanKey, QueryPlan>weigher((k, p) -> k.query().sql().length() + 1024)
+          .build();
   private final SnapshotCache snapshotCache;
 
   public DuckDbQueryEngine(EngineConfig config, List<TableReader> readers) {
@@ -84,8 +87,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return s.replace("'", "''");
   }
 
-  /** Most parsed statements and plans kept (each a parse tree and a few schemas). */
-  static final int MAX_PLANS = 2048;
+  /**
+   * Bound of the plan cache, in characters of statement text (+1,024 per plan): a plan holds the
+   * statement's parse tree, a few times the text's size, so this keeps it to tens of MiB.
+   */
+  static final long MAX_PLAN_WEIGHT = 4L << 20;
 
   private record PlanKey(AdmittedQuery query, SnapshotSet snapshots) {}
 

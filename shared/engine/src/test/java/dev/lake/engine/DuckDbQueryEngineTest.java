@@ -124,6 +124,21 @@ class DuckDbQueryEngineTest {
   }
 
   @Test
+  void openQueries_keepTheirOwnInputs_thoughInputNamesArePositional() throws Exception {
+    // GIVEN two statements over different tables, both opened before either is read
+    AdmittedQuery a = admit("SELECT count(*) FROM lake.tpch.nation");
+    AdmittedQuery b = admit("SELECT count(*) FROM lake.tpch.region");
+    try (QueryExecution ea =
+            engine.execute(a, List.of(), catalogs.resolveAll(ALICE, a), allocator);
+        QueryExecution eb =
+            engine.execute(b, List.of(), catalogs.resolveAll(ALICE, b), allocator)) {
+      // WHEN both are read THEN each sees its own table (names are private to the connection)
+      assertThat(rows(eb.reader())).containsExactly(List.of("5"));
+      assertThat(rows(ea.reader())).containsExactly(List.of("25"));
+    }
+  }
+
+  @Test
   void plan_equalsTheSchemaExecuteStreams() throws Exception {
     // GIVEN an admitted TPC-H Q3
     AdmittedQuery q = admit(TpchQueries.lake(TpchQueries.Q3));

@@ -194,6 +194,22 @@ class SnapshotCacheTest {
   }
 
   @Test
+  void cachedCopies_cannotBeNamedByClients() throws Exception {
+    // GIVEN a cached copy
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      run(cached, "SELECT count(*) FROM lake.tpch.region");
+      String name = cached.snapshotCacheForTest().entriesForTest().size() == 1 ? "lake_c1" : "";
+      // WHEN a client names it THEN admission refuses (internal catalog / not fully qualified)
+      assertThatThrownBy(() -> admission.admit("SELECT * FROM memory.lake_cache." + name))
+          .isInstanceOfSatisfying(
+              LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SQL_NOT_ALLOWED));
+      assertThatThrownBy(() -> admission.admit("SELECT * FROM lake_cache." + name))
+          .isInstanceOfSatisfying(
+              LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SQL_NOT_ALLOWED));
+    }
+  }
+
+  @Test
   void concurrentFirstUse_materializesOnce() throws Exception {
     // GIVEN a cold cache and four callers of the same query
     ExecutorService pool = Executors.newFixedThreadPool(4);
