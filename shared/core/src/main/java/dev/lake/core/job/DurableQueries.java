@@ -188,8 +188,14 @@ public final class DurableQueries {
   private Job create(Job fresh, Instant now) {
     JobStore.CreateResult created = jobs.createIfAbsent(fresh);
     Job job = created.job();
-    if (created instanceof JobStore.CreateResult.Existing && job.expired(now)) {
-      // an expired record the store has not reaped yet: start over under the same id
+    boolean rerun =
+        (job.state() == JobState.CANCELLED || job.state() == JobState.FAILED)
+            && job.fingerprint().equals(fresh.fingerprint());
+    if (created instanceof JobStore.CreateResult.Existing && (job.expired(now) || rerun)) {
+      // An expired record the store has not reaped yet, or a cancelled/failed run of the same
+      // statement that the client submits again: start over under the same id. (Otherwise a
+      // cancelled statement would answer "cancelled" to every rerun until it expires.) A worker
+      // still finishing the old attempt loses its next CAS and cleans up its own query id.
       Job restarted =
           new Job(
               fresh.id(),

@@ -192,6 +192,20 @@ class DurableQueriesTest {
   }
 
   @Test
+  void submit_afterCancel_runsTheStatementAgain_underTheSameJob() {
+    // GIVEN a statement whose job was cancelled
+    JobStatus first = submit(ALICE, Optional.empty());
+    durable.cancel(ALICE, first.descriptor());
+    assertThat(durable.poll(ALICE, first.descriptor()).state()).isEqualTo(JobState.CANCELLED);
+    // WHEN the client submits the same statement again
+    JobStatus again = submit(ALICE, Optional.empty());
+    // THEN the same job id is pending again and enqueued, rather than answering "cancelled"
+    assertThat(again.jobId()).isEqualTo(first.jobId());
+    assertThat(again.state()).isEqualTo(JobState.PENDING);
+    assertThat(jobs.find(first.jobId()).orElseThrow().version()).isGreaterThan(2);
+  }
+
+  @Test
   void envelope_opensOnlyInItsOwnJob_andHoldsNoPlainSql() {
     JobStatus submitted = submit(ALICE, Optional.empty());
     Job job = jobs.find(submitted.jobId()).orElseThrow();
