@@ -133,7 +133,10 @@ public final class DuckDbQueryEngine implements QueryEngine {
       for (TableRef ref : query.tables()) {
         Snapshot snapshot = snapshots.resolve(ref);
         TableReader reader = reader(snapshot);
-        if (snapshotCache != null && reader instanceof SnapshotProbe probe) {
+        // EXPLAIN reads no data, so it never materializes a copy
+        if (snapshotCache != null
+            && query.kind() == AdmittedQuery.Kind.SELECT
+            && reader instanceof SnapshotProbe probe) {
           Optional<SnapshotCache.Table> table =
               snapshotCache.acquire(
                   ref,

@@ -194,6 +194,14 @@ class SnapshotCacheTest {
   }
 
   @Test
+  void explain_doesNotMaterialize() throws Exception {
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
+      assertThat(run(cached, "EXPLAIN SELECT count(*) FROM lake.tpch.orders")).isNotEmpty();
+      assertThat(cached.snapshotCacheForTest().materializations()).isZero();
+    }
+  }
+
+  @Test
   void cachedCopies_cannotBeNamedByClients() throws Exception {
     // GIVEN a cached copy
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
