@@ -213,7 +213,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
     QueryInputs registered;
     try {
-      registered = new QueryInputs(connection, prefix, inputs, child, leases);
+      registered = new QueryInputs(connection, prefix, inputs, plan.rereadTables(), child, leases);
     } catch (RuntimeException e) {
       DuckDbExecution.closeQuietly(connection);
       child.close();

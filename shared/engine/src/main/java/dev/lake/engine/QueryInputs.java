@@ -18,10 +18,11 @@ import org.duckdb.DuckDBConnection;
 /**
  * The Arrow inputs of one query on its own connection: each table's streams are exported through
  * the C stream interface and registered as connection-local temporary objects; a table read as
- * several streams gets a temporary {@code UNION ALL} view so DuckDB scans them in parallel. Names
- * are positional ({@code <prefix>_t<i>[_s<j>]}): they are private to the connection, so the same
- * statement renders to the same SQL every time. Also holds leases (e.g. on cached tables) that end
- * with the query. {@link #close()} releases every C stream, which closes its Java reader.
+ * several streams gets a temporary {@code UNION ALL} view so DuckDB scans them in parallel; a table
+ * the statement reads more than once is copied into a temporary table instead. Names are positional
+ * ({@code <prefix>_t<i>[_s<j>]}): they are private to the connection, so the same statement renders
+ * to the same SQL every time. Also holds leases (e.g. on cached tables) that end with the query.
+ * {@link #close()} releases every C stream, which closes its Java reader.
  */
 final class QueryInputs implements AutoCloseable {
   private final List<ArrowArrayStream> streams = new ArrayList<>();
@@ -34,6 +35,7 @@ final class QueryInputs implements AutoCloseable {
       DuckDBConnection connection,
       String prefix,
       Map<TableRef, List<ArrowReader>> inputs,
+      java.util.Set<TableRef> rereadTables,
       BufferAllocator allocator,
       List<AutoCloseable> leases) {
     inputs.values().forEach(unexported::addAll);
@@ -58,13 +60,16 @@ final class QueryInputs implements AutoCloseable {
               .append("SELECT * FROM ")
               .append(name);
         }
-        if (names.size() == 1) {
+        boolean reread = rereadTables.contains(e.getKey());
+        if (names.size() == 1 && !reread) {
           views.put(e.getKey(), names.get(0)); // one stream: its own view is enough
           continue;
         }
         try (Statement st = connection.createStatement()) {
-          // engine-generated identifiers only; no client text
-          st.execute("CREATE TEMPORARY VIEW " + view + " AS " + union);
+          // Engine-generated identifiers only; no client text. A table read more than once is
+          // copied into a connection-local table (a stream can be consumed only once; DuckDB
+          // spills it under the engine's memory limit).
+          st.execute("CREATE TEMPORARY " + (reread ? "TABLE " : "VIEW ") + view + " AS " + union);
         }
         views.put(e.getKey(), view);
       }

@@ -24,13 +24,22 @@ final class QueryPlan {
   private final Map<List<String>, String> rendered = new ConcurrentHashMap<>();
   private volatile Schema resultSchema;
 
+  private final java.util.Set<TableRef> rereadTables;
+
   private QueryPlan(
       StatementRewriter statement,
       Map<TableRef, Schema> schemas,
-      Map<TableRef, ScanRequest> requests) {
+      Map<TableRef, ScanRequest> requests,
+      java.util.Set<TableRef> rereadTables) {
     this.statement = statement;
     this.schemas = schemas;
     this.requests = requests;
+    this.rereadTables = java.util.Set.copyOf(rereadTables);
+  }
+
+  /** Tables the statement reads more than once; see {@link ScanAnalysis#readMoreThanOnce()}. */
+  java.util.Set<TableRef> rereadTables() {
+    return rereadTables;
   }
 
   static QueryPlan build(
@@ -51,7 +60,8 @@ final class QueryPlan {
               batchSize,
               parallelism));
     }
-    return new QueryPlan(statement, Map.copyOf(schemas), Map.copyOf(requests));
+    return new QueryPlan(
+        statement, Map.copyOf(schemas), Map.copyOf(requests), analysis.readMoreThanOnce());
   }
 
   StatementRewriter statement() {

@@ -119,6 +119,21 @@ final class ScanAnalysis {
    * Candidate predicates for {@code ref}: conjuncts of a WHERE whose FROM is only inner/cross joins
    * of base tables, on a column of a table read exactly once in the whole statement.
    */
+  /**
+   * Tables the statement reads more than once (self-joins, a table in two subqueries): an Arrow
+   * stream can be consumed only once, so each of these is materialized per query.
+   */
+  java.util.Set<TableRef> readMoreThanOnce() {
+    java.util.Set<TableRef> out = new java.util.TreeSet<>();
+    occurrences.forEach(
+        (ref, n) -> {
+          if (n > 1) {
+            out.add(ref);
+          }
+        });
+    return out;
+  }
+
   List<Candidate> candidates(TableRef target, Map<TableRef, Schema> schemas) {
     if (occurrences.getOrDefault(target, 0) != 1) {
       return List.of();

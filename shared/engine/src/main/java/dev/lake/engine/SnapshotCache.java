@@ -246,7 +246,9 @@ final class SnapshotCache implements AutoCloseable {
       }
       QueryInputs inputs = null;
       try {
-        inputs = new QueryInputs(connection, "lake_m0", Map.of(ref, counted), child, List.of());
+        inputs =
+            new QueryInputs(
+                connection, "lake_m0", Map.of(ref, counted), java.util.Set.of(), child, List.of());
         try (Statement st = connection.createStatement()) {
           st.execute("CREATE TABLE " + name + " AS SELECT * FROM " + inputs.views().get(ref));
         }

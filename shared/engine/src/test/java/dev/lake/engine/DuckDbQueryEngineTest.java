@@ -179,6 +179,21 @@ class DuckDbQueryEngineTest {
   }
 
   @Test
+  void execute_readsOneTableTwice_inASelfJoin() throws Exception {
+    // GIVEN a statement that scans the same table twice (and the plan() that precedes it)
+    AdmittedQuery q =
+        admit(
+            "SELECT count(*) FROM lake.tpch.nation a JOIN lake.tpch.nation b"
+                + " ON a.n_regionkey = b.n_regionkey");
+    SnapshotSet s = catalogs.resolveAll(ALICE, q);
+    engine.plan(q, s);
+    // WHEN it runs
+    List<List<String>> rows = rows(engine.execute(q, List.of(), s, allocator));
+    // THEN each scan got its own input: 5 regions x 5 nations x 5 nations
+    assertThat(rows).containsExactly(List.of("125"));
+  }
+
+  @Test
   void execute_bindsPositionalParameters() throws Exception {
     List<List<String>> rows =
         run(
