@@ -116,6 +116,14 @@ public final class LakeCli implements Runnable {
             "Durable result tier with an in-process worker (on by default; --no-durable: off).")
     boolean durable;
 
+    @Option(
+        names = "--snapshot-cache-mb",
+        defaultValue = "0",
+        description =
+            "Engine snapshot cache: keep hot columns of immutable Lance snapshots in DuckDB"
+                + " (MiB, at most half the engine memory limit; 0 = off, the default).")
+    long snapshotCacheMb;
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
@@ -129,7 +137,8 @@ public final class LakeCli implements Runnable {
                   scale,
                   Clock.systemUTC(),
                   iceberg.config(),
-                  durable ? LocalLake.localDurable() : Optional.empty()),
+                  durable ? LocalLake.localDurable() : Optional.empty(),
+                  snapshotCacheMb << 20),
               out);
       out.println("JDBC URL: " + lake.jdbcUrl());
       out.println("Token:    " + lake.token());
@@ -184,6 +193,14 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin DurableOptions durable;
 
+    @Option(
+        names = "--snapshot-cache-mb",
+        defaultValue = "0",
+        description =
+            "Engine snapshot cache for immutable Lance snapshots (MiB, at most half the engine"
+                + " memory limit; 0 = off, the default).")
+    long snapshotCacheMb;
+
     @Override
     public Integer call() throws Exception {
       FrontDoorConfig config =
@@ -217,7 +234,11 @@ public final class LakeCli implements Runnable {
         resources.add(closeable);
       }
       Components components =
-          Wiring.components(allocator, EngineConfig.defaults(spillDir), keys, catalogs);
+          Wiring.components(
+              allocator,
+              EngineConfig.defaults(spillDir).withSnapshotCacheBytes(snapshotCacheMb << 20),
+              keys,
+              catalogs);
       Optional<DurableTier> tier =
           aws.map(
               a ->

@@ -77,7 +77,8 @@ final class LocalLake implements AutoCloseable {
       double scale,
       Clock clock,
       Optional<IcebergConfig> iceberg,
-      Optional<DurableTierConfig> durable) {
+      Optional<DurableTierConfig> durable,
+      long snapshotCacheBytes) {
     Options {
       requireNonNull(iceberg, "iceberg is null");
       requireNonNull(durable, "durable is null");
@@ -88,6 +89,24 @@ final class LocalLake implements AutoCloseable {
       if (!(scale > 0 && scale <= 10)) {
         throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
       }
+    }
+
+    /** Local mode with the engine's snapshot cache off (its default). */
+    Options(
+        Path dataDir,
+        String host,
+        int port,
+        Optional<String> token,
+        double scale,
+        Clock clock,
+        Optional<IcebergConfig> iceberg,
+        Optional<DurableTierConfig> durable) {
+      this(dataDir, host, port, token, scale, clock, iceberg, durable, 0);
+    }
+
+    /** The engine settings of local mode: defaults, plus the snapshot cache if enabled. */
+    EngineConfig engineConfig(Path spill) {
+      return EngineConfig.defaults(spill).withSnapshotCacheBytes(snapshotCacheBytes);
     }
 
     /** Local mode with the demo data only (no Iceberg federation). */
@@ -175,7 +194,7 @@ final class LocalLake implements AutoCloseable {
         catalogs.add(Wiring.icebergCatalog(options.iceberg().get(), allocator));
       }
       components =
-          Wiring.components(allocator, EngineConfig.defaults(layout.spill()), keys, catalogs);
+          Wiring.components(allocator, options.engineConfig(layout.spill()), keys, catalogs);
       FrontDoorConfig config =
           FrontDoorConfig.defaults().withListener(options.host(), options.port());
       Components built = components;
