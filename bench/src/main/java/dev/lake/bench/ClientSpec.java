@@ -16,7 +16,7 @@ import java.util.Map;
 public record ClientSpec(
     int warmups, int iterations, String token, List<Group> groups, long groupBudgetMillis) {
   /** Timed rounds a budgeted group always gets. */
-  public static final int MIN_BUDGETED_RUNS = 3;
+  public static final int MIN_BUDGETED_RUNS = 2;
 
   public ClientSpec(int warmups, int iterations, String token, List<Group> groups) {
     this(warmups, iterations, token, groups, 0);

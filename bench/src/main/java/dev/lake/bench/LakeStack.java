@@ -1,6 +1,8 @@
 package dev.lake.bench;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A real lake front door running in this JVM on loopback over the bench's TPC-H data, plus what the
@@ -21,6 +23,19 @@ interface LakeStack extends AutoCloseable {
 
   /** Empty if PollFlightInfo (durable queries) is served, else why not. */
   Optional<String> durableMissing();
+
+  /**
+   * Server-side submit → SUCCEEDED milliseconds (job record created → last update) of every
+   * succeeded durable job so far; empty if the stack cannot tell.
+   */
+  default List<Double> succeededJobMillis() {
+    return List.of();
+  }
+
+  /** The most parts any durable result written so far has (P4 checks it downloaded several). */
+  default OptionalInt largestDurableResultParts() {
+    return OptionalInt.empty();
+  }
 
   /**
    * Empty if the stack can count REST {@code loadTable} calls on a table nobody has read yet, else

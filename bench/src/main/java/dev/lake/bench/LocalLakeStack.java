@@ -1,37 +1,58 @@
 package dev.lake.bench;
 
+import dev.lake.core.job.DurableConfig;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobState;
+import dev.lake.core.job.ResultConfig;
+import dev.lake.core.local.FileJobStore;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.demo.TpchDemo;
 import dev.lake.frontdoor.CatalogPlugin;
 import dev.lake.frontdoor.Components;
+import dev.lake.frontdoor.DurableTierConfig;
 import dev.lake.frontdoor.FrontDoorConfig;
-import dev.lake.frontdoor.LakeServer;
+import dev.lake.frontdoor.LocalDurableServer;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
 import dev.lake.frontdoor.Wiring;
+import dev.lake.worker.WorkerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 /**
- * lake as {@code bin/lake local} runs it — the real front door ({@link LakeServer} with bearer
- * auth, admission gates and sealed tickets), DuckDB engine with default {@link EngineConfig}, Lance
- * catalog from a file registry — in this JVM on a free loopback port, over the bench's cached TPC-H
- * data; plus the {@code iceberg} catalog when its part starts.
+ * lake as {@code bin/lake local} runs it — the real front door ({@link
+ * dev.lake.frontdoor.LakeServer} with bearer auth, admission gates and sealed tickets), DuckDB
+ * engine with default {@link EngineConfig}, Lance catalog from a file registry, and the local
+ * durable tier ({@link LocalDurableServer}: file job store, in-process queue, two in-process
+ * workers, results on local disk) — in this JVM on a free loopback port, over the bench's cached
+ * TPC-H data; plus the {@code iceberg} catalog when its part starts.
+ *
+ * <p>The durable tier lives in {@code <data>/durable/}, emptied at start and on close (results of a
+ * run are not reused by the next). Its one deviation from {@code bin/lake local}: parts close at
+ * about an eighth of lineitem's rows ({@link #benchPartRows}), so P4 downloads at least 4 parts at
+ * any scale factor (the default 4 M rows would give one part below SF 0.7).
  */
 final class LocalLakeStack implements LakeStack {
   private final BufferAllocator allocator;
   private final Components components;
-  private final LakeServer server;
+  private final LocalDurableServer server;
+  private final Path durableDir;
   private final String token;
   private final long memoryLimit;
   private final Optional<IcebergPart> iceberg;
@@ -40,7 +61,8 @@ final class LocalLakeStack implements LakeStack {
   private LocalLakeStack(
       BufferAllocator allocator,
       Components components,
-      LakeServer server,
+      LocalDurableServer server,
+      Path durableDir,
       String token,
       long memoryLimit,
       Optional<IcebergPart> iceberg,
@@ -48,6 +70,7 @@ final class LocalLakeStack implements LakeStack {
     this.allocator = allocator;
     this.components = components;
     this.server = server;
+    this.durableDir = durableDir;
     this.token = token;
     this.memoryLimit = memoryLimit;
     this.iceberg = iceberg;
@@ -96,14 +119,26 @@ final class LocalLakeStack implements LakeStack {
                           "lake.tpch",
                           "iceberg." + TpchIceberg.NAMESPACE,
                           "iceberg." + IcebergPart.COLD_NAMESPACE))));
-      LakeServer server =
-          LakeServer.start(
+      Path durableDir = dataDir.resolve("durable");
+      deleteTree(durableDir);
+      Files.createDirectories(durableDir);
+      LocalDurableServer server =
+          LocalDurableServer.start(
               FrontDoorConfig.defaults().withListener("127.0.0.1", 0),
               components,
               principals,
-              Clock.systemUTC());
+              Clock.systemUTC(),
+              durableDir,
+              benchDurable(config.scaleFactor()));
       return new LocalLakeStack(
-          allocator, components, server, token, engine.memoryLimitBytes(), iceberg, icebergReason);
+          allocator,
+          components,
+          server,
+          durableDir,
+          token,
+          engine.memoryLimitBytes(),
+          iceberg,
+          icebergReason);
     } catch (Exception | Error e) {
       if (components != null) {
         components.close();
@@ -116,6 +151,58 @@ final class LocalLakeStack implements LakeStack {
     }
   }
 
+  /** Lineitem has about 6 M rows per scale factor; P4 wants it in about 8 parts. */
+  static long benchPartRows(double scaleFactor) {
+    return Math.max(1_000, (long) Math.ceil(6_000_000 * scaleFactor / 8));
+  }
+
+  /**
+   * {@code bin/lake local}'s durable settings (result prefix {@code ""}, two in-process workers,
+   * default waits, leases and TTLs) with {@link #benchPartRows} rows per part on both sides.
+   */
+  static DurableTierConfig benchDurable(double scaleFactor) {
+    DurableTierConfig local = DurableTierConfig.defaults().withResultPrefix("");
+    ResultConfig r = local.durable().results();
+    ResultConfig results =
+        new ResultConfig(
+            r.maxPartBytes(),
+            benchPartRows(scaleFactor),
+            r.maxMessageBytes(),
+            r.maxBatchRows(),
+            r.maxMetadataBytes(),
+            r.resultTtl());
+    DurableConfig d = local.durable();
+    WorkerConfig w = local.worker();
+    return new DurableTierConfig(
+        local.pollWait(),
+        local.waitBudget(),
+        local.workers(),
+        local.sweepEvery(),
+        new DurableConfig(d.resultPrefix(), d.jobTtl(), d.partTicketTtl(), results),
+        new WorkerConfig(
+            w.lease(),
+            w.renewEvery(),
+            w.maxExecution(),
+            w.lambdaMargin(),
+            w.maxAttempts(),
+            w.retryDelay(),
+            w.resultPrefix(),
+            results));
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot empty " + dir, e);
+    }
+  }
+
   private static String newToken() {
     byte[] bytes = new byte[24];
     new SecureRandom().nextBytes(bytes);
@@ -124,7 +211,7 @@ final class LocalLakeStack implements LakeStack {
 
   @Override
   public String uri() {
-    return "grpc://127.0.0.1:" + server.port();
+    return "grpc://127.0.0.1:" + server.server().port();
   }
 
   @Override
@@ -144,8 +231,43 @@ final class LocalLakeStack implements LakeStack {
 
   @Override
   public Optional<String> durableMissing() {
-    return Optional.of(
-        "not built yet: the front door does not route PollFlightInfo to DurableQueries");
+    return Optional.empty();
+  }
+
+  @Override
+  public List<Double> succeededJobMillis() {
+    FileJobStore jobs = new FileJobStore(durableDir.resolve("jobs"));
+    List<Double> millis = new ArrayList<>();
+    for (String id : jobs.ids()) {
+      jobs.find(id)
+          .filter(j -> j.state() == JobState.SUCCEEDED)
+          .map(LocalLakeStack::jobMillis)
+          .ifPresent(millis::add);
+    }
+    return millis;
+  }
+
+  private static double jobMillis(Job job) {
+    return Duration.between(job.createdAt(), job.updatedAt()).toNanos() / 1e6;
+  }
+
+  @Override
+  public OptionalInt largestDurableResultParts() {
+    Path results = durableDir.resolve("results");
+    if (!Files.isDirectory(results)) {
+      return OptionalInt.empty();
+    }
+    try (Stream<Path> files = Files.walk(results)) {
+      return files
+          .filter(f -> f.getFileName().toString().matches("part-\\d+\\.arrow"))
+          .collect(java.util.stream.Collectors.groupingBy(Path::getParent))
+          .values()
+          .stream()
+          .mapToInt(List::size)
+          .max();
+    } catch (IOException e) {
+      return OptionalInt.empty();
+    }
   }
 
   @Override
@@ -167,6 +289,7 @@ final class LocalLakeStack implements LakeStack {
   public void close() throws Exception {
     try {
       server.close();
+      deleteTree(durableDir);
     } finally {
       try {
         components.close();

@@ -52,7 +52,8 @@ final class P2Streaming implements Metric {
                       Math.min(config.warmups(), 2),
                       config.iterations(),
                       lake.map(LakeStack::token).orElse("none"),
-                      List.of(new Group("p2", 1, sides))));
+                      List.of(new Group("p2", 1, sides)),
+                      config.groupBudgetMillis()));
     } finally {
       raw.remove("lineitem");
     }
@@ -71,12 +72,14 @@ final class P2Streaming implements Metric {
     String note =
         String.format(
             Locale.ROOT,
-            "target ≥ 0.9× raw; lake %d rows / %.0f MB in %.0f ms p50, raw %d rows in %.0f ms",
+            "target ≥ 0.9× raw; lake %d rows / %.0f MB in %.0f ms p50, raw %d rows in %.0f ms;"
+                + " %d runs",
             l.rows().get(0),
             l.bytes().get(0) / 1e6,
             l.millis().median(),
             r.rows().get(0),
-            r.millis().median());
+            r.millis().median(),
+            l.nanos().size());
     return List.of(
         Result.measured(
             id(),

@@ -62,7 +62,7 @@ final class P3TpchQueries implements Metric {
                     config.iterations(),
                     lake.map(LakeStack::token).orElse("none"),
                     groups,
-                    config.queryBudgetMillis()));
+                    config.groupBudgetMillis()));
     List<Result> results = new ArrayList<>();
     for (String variant : List.of("lance", "iceberg")) {
       Optional<String> missing =

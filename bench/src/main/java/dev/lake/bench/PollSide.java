@@ -2,17 +2,22 @@ package dev.lake.bench;
 
 import com.google.protobuf.Any;
 import dev.lake.bench.ClientSpec.Side;
+import dev.lake.core.job.SubmissionIds;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightCallHeaders;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.HeaderCallOption;
 import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 
@@ -21,6 +26,11 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
  * until the job is done, then DoGet of every result part with {@code parallel} concurrent streams.
  * {@link ClientSides.Received#extra()} is the submit → done time in nanoseconds; the run's wall
  * time minus it is the download time.
+ *
+ * <p>Options: {@code parallel} (DoGets at once, default 1), {@code pollMillis} (client pause
+ * between polls, default 5; each poll also waits server-side), {@code fresh} ({@code true}: send a
+ * new {@code x-lake-submission-id} per run so every run is a new job that executes; otherwise the
+ * derived id lands identical statements on the same finished job and only the download repeats).
  */
 final class PollSide {
   private PollSide() {}
@@ -29,10 +39,16 @@ final class PollSide {
       throws Exception {
     int parallel = Integer.parseInt(side.options().getOrDefault("parallel", "1"));
     long pollMillis = Long.parseLong(side.options().getOrDefault("pollMillis", "5"));
+    boolean fresh = Boolean.parseBoolean(side.options().getOrDefault("fresh", "false"));
     byte[] command =
         Any.pack(CommandStatementQuery.newBuilder().setQuery(side.query()).build()).toByteArray();
+    CallHeaders submission = new FlightCallHeaders();
+    if (fresh) {
+      submission.insert(SubmissionIds.HEADER, "bench-" + UUID.randomUUID());
+    }
     long start = System.nanoTime();
-    PollInfo poll = client.pollInfo(FlightDescriptor.command(command), auth);
+    PollInfo poll =
+        client.pollInfo(FlightDescriptor.command(command), auth, new HeaderCallOption(submission));
     while (poll.getFlightDescriptor().isPresent()) {
       Thread.sleep(pollMillis);
       poll = client.pollInfo(poll.getFlightDescriptor().get(), auth);

@@ -42,6 +42,11 @@ class HarnessTest {
     assertThat(results)
         .as("failed results: %s", results)
         .noneMatch(r -> r.status() == Result.Status.FAILED);
+    // AND the durable tier is wired: every P4 figure is measured
+    assertThat(results)
+        .filteredOn(r -> r.id().equals("P4"))
+        .hasSize(3)
+        .allMatch(r -> r.status() == Result.Status.MEASURED);
     // AND results.jsonl holds one parseable line per result
     List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
     assertThat(lines).hasSize(results.size());
@@ -61,7 +66,10 @@ class HarnessTest {
     // AND every measured figure is a positive number, p95 at least the median
     assertThat(measured).isNotEmpty();
     for (JsonNode n : measured) {
-      assertThat(n.get("lake").asDouble()).as(n.toString()).isPositive();
+      if (!n.get("variant").asText().equals("overhead")) {
+        // a difference of two times (P4 overhead) may be negative within noise
+        assertThat(n.get("lake").asDouble()).as(n.toString()).isPositive();
+      }
       assertThat(n.get("p95").asDouble())
           .as(n.toString())
           .isGreaterThanOrEqualTo(n.get("lake").asDouble());
