@@ -23,21 +23,10 @@ import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
-import org.apache.arrow.flight.sql.FlightSqlProducer;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCatalogs;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCrossReference;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetExportedKeys;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetImportedKeys;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
@@ -46,7 +35,6 @@ import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The Flight SQL surface of lake, kept thin: it authenticates nothing itself (the middleware did),
@@ -55,10 +43,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * funnels every failure through {@link FlightErrors}. Commands that write, transact or use
  * Substrait are UNIMPLEMENTED.
  */
-final class LakeFlightSqlProducer implements FlightSqlProducer {
+final class LakeFlightSqlProducer extends MetadataRoutes {
   private final StatementHandler statements;
-  private final MetadataHandler metadata;
-  private final SqlInfoBuilder sqlInfo;
   private final BufferAllocator allocator;
   private final Optional<DurableHandler> durable;
 
@@ -68,9 +54,8 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       SqlInfoBuilder sqlInfo,
       BufferAllocator allocator,
       Optional<DurableHandler> durable) {
+    super(metadata, sqlInfo);
     this.statements = requireNonNull(statements, "statements is null");
-    this.metadata = requireNonNull(metadata, "metadata is null");
-    this.sqlInfo = requireNonNull(sqlInfo, "sqlInfo is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.durable = requireNonNull(durable, "durable is null");
   }
@@ -80,7 +65,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
     try {
-      return FlightSqlProducer.super.getFlightInfo(context, descriptor);
+      return routeFlightInfo(context, descriptor);
     } catch (RuntimeException e) {
       throw FlightErrors.toFlight(e);
     }
@@ -99,7 +84,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
     try {
-      return FlightSqlProducer.super.getSchema(context, descriptor);
+      return routeSchema(context, descriptor);
     } catch (RuntimeException e) {
       throw FlightErrors.toFlight(e);
     }
@@ -129,7 +114,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       return;
     }
     try {
-      FlightSqlProducer.super.getStream(context, ticket, listener);
+      routeStream(context, ticket, listener);
     } catch (RuntimeException e) {
       listener.error(FlightErrors.toFlight(e));
     }
@@ -139,7 +124,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   public Runnable acceptPut(
       CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream) {
     try {
-      return FlightSqlProducer.super.acceptPut(context, flightStream, ackStream);
+      return routePut(context, flightStream, ackStream);
     } catch (RuntimeException e) {
       throw FlightErrors.toFlight(e);
     }
@@ -148,7 +133,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
     try {
-      FlightSqlProducer.super.doAction(context, action, listener);
+      routeAction(context, action, listener);
     } catch (RuntimeException e) {
       listener.onError(FlightErrors.toFlight(e));
     }
@@ -335,141 +320,8 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     throw FlightErrors.unimplemented("Updates (CommandPreparedStatementUpdate)");
   }
 
-  // ---- metadata ----
-
-  @Override
-  public FlightInfo getFlightInfoSqlInfo(
-      CommandGetSqlInfo request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_SQL_INFO_SCHEMA);
-  }
-
-  @Override
-  public void getStreamSqlInfo(
-      CommandGetSqlInfo command, CallContext context, ServerStreamListener listener) {
-    sqlInfo.send(command.getInfoList(), listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoTypeInfo(
-      CommandGetXdbcTypeInfo request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_TYPE_INFO_SCHEMA);
-  }
-
-  @Override
-  public void getStreamTypeInfo(
-      CommandGetXdbcTypeInfo request, CallContext context, ServerStreamListener listener) {
-    metadata.typeInfo(
-        request.hasDataType() ? Optional.of(request.getDataType()) : Optional.empty(), listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoCatalogs(
-      CommandGetCatalogs request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_CATALOGS_SCHEMA);
-  }
-
-  @Override
-  public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
-    metadata.catalogs(principal(context), listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoSchemas(
-      CommandGetDbSchemas request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_SCHEMAS_SCHEMA);
-  }
-
-  @Override
-  public void getStreamSchemas(
-      CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
-    metadata.schemas(principal(context), command, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoTables(
-      CommandGetTables request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(
-        request,
-        descriptor,
-        request.getIncludeSchema()
-            ? Schemas.GET_TABLES_SCHEMA
-            : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA);
-  }
-
-  @Override
-  public void getStreamTables(
-      CommandGetTables command, CallContext context, ServerStreamListener listener) {
-    metadata.tables(principal(context), command, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoTableTypes(
-      CommandGetTableTypes request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_TABLE_TYPES_SCHEMA);
-  }
-
-  @Override
-  public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
-    metadata.tableTypes(listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoPrimaryKeys(
-      CommandGetPrimaryKeys request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_PRIMARY_KEYS_SCHEMA);
-  }
-
-  @Override
-  public void getStreamPrimaryKeys(
-      CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener) {
-    metadata.empty(Schemas.GET_PRIMARY_KEYS_SCHEMA, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoExportedKeys(
-      CommandGetExportedKeys request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_EXPORTED_KEYS_SCHEMA);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoImportedKeys(
-      CommandGetImportedKeys request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_IMPORTED_KEYS_SCHEMA);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoCrossReference(
-      CommandGetCrossReference request, CallContext context, FlightDescriptor descriptor) {
-    return metadataInfo(request, descriptor, Schemas.GET_CROSS_REFERENCE_SCHEMA);
-  }
-
-  @Override
-  public void getStreamExportedKeys(
-      CommandGetExportedKeys command, CallContext context, ServerStreamListener listener) {
-    metadata.empty(Schemas.GET_EXPORTED_KEYS_SCHEMA, listener);
-  }
-
-  @Override
-  public void getStreamImportedKeys(
-      CommandGetImportedKeys command, CallContext context, ServerStreamListener listener) {
-    metadata.empty(Schemas.GET_IMPORTED_KEYS_SCHEMA, listener);
-  }
-
-  @Override
-  public void getStreamCrossReference(
-      CommandGetCrossReference command, CallContext context, ServerStreamListener listener) {
-    metadata.empty(Schemas.GET_CROSS_REFERENCE_SCHEMA, listener);
-  }
-
   @Override
   public void close() {}
-
-  /** A metadata FlightInfo: the command itself is the ticket (it holds no secret). */
-  private static FlightInfo metadataInfo(
-      com.google.protobuf.Message command, FlightDescriptor descriptor, Schema schema) {
-    Ticket ticket = new Ticket(Any.pack(command).toByteArray());
-    return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
-  }
 
   /** Durable GetFlightInfo: the tier is on and the call sent {@code x-lake-durable: true}. */
   private boolean durableRequested(CallContext context) {
@@ -482,9 +334,5 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
             new LakeException(
                 ErrorCode.UNSUPPORTED,
                 "The durable result tier is not enabled on this server; use GetFlightInfo"));
-  }
-
-  private static Principal principal(CallContext context) {
-    return AuthMiddleware.principal(context);
   }
 }
