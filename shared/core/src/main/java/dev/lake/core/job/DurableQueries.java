@@ -132,13 +132,15 @@ public final class DurableQueries {
     long deadline = System.nanoTime() + budget.toNanos();
     long sleep = 25;
     while (true) {
-      JobStatus status = poll(principal, descriptor);
+      Job job = load(principal, descriptor).orElseThrow(DurableQueries::unknownJob);
+      JobStatus status = status(principal, job);
       long left = (deadline - System.nanoTime()) / 1_000_000;
       if (status.done() || left <= 0) {
         return status;
       }
       try {
-        Thread.sleep(Math.min(sleep, left));
+        // returns early when the store sees the job change (embedded store); else backs off
+        jobs.awaitChange(job.id(), job.version(), Duration.ofMillis(Math.min(sleep, left)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new LakeException(ErrorCode.CANCELLED, "Waiting for the query was interrupted");

@@ -23,6 +23,17 @@ public interface JobStore {
    */
   CasResult compareAndSet(long expectedVersion, Job next);
 
+  /**
+   * Waits until the record of {@code id} may no longer be at {@code version}, or {@code max}
+   * passes; then the caller reads it again. A store that sees its own writes (the embedded one)
+   * returns as soon as a write lands, so long-polls answer without a polling delay; the default
+   * simply waits {@code max}, so remote stores are read at the caller's back-off.
+   */
+  default void awaitChange(String id, long version, java.time.Duration max)
+      throws InterruptedException {
+    Thread.sleep(Math.max(0, max.toMillis()));
+  }
+
   /** The outcome of {@link #createIfAbsent}. */
   sealed interface CreateResult {
     Job job();

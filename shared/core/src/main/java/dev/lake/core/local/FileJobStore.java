@@ -51,6 +51,7 @@ public final class FileJobStore implements JobStore {
             return new CreateResult.Existing(existing.get());
           }
           write(job);
+          changed();
           return new CreateResult.Created(job);
         });
   }
@@ -72,8 +73,35 @@ public final class FileJobStore implements JobStore {
             return new CasResult.Conflict(current);
           }
           write(next);
+          changed();
           return new CasResult.Applied(next);
         });
+  }
+
+  /** Guards {@link #awaitChange}: every write of this instance wakes its waiters. */
+  private final Object changes = new Object();
+
+  private void changed() {
+    synchronized (changes) {
+      changes.notifyAll();
+    }
+  }
+
+  @Override
+  public void awaitChange(String id, long version, java.time.Duration max)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    synchronized (changes) {
+      while (true) {
+        Optional<Job> job = find(id);
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (job.isEmpty() || job.get().version() != version || left <= 0) {
+          return;
+        }
+        // Another process may write the directory too: never wait long without re-reading.
+        changes.wait(Math.min(left, 500));
+      }
+    }
   }
 
   /** Deletes job records whose expiry passed; returns how many. Local-mode sweeping. */
