@@ -105,7 +105,15 @@ final class LocalLakeStack implements LakeStack {
       } else {
         icebergReason = "not built yet: Iceberg federation (shared/iceberg, shared/iceberg-demo)";
       }
-      EngineConfig engine = EngineConfig.defaults(dataDir.resolve("spill"));
+      // The engine's snapshot cache is off by default, as in bin/lake local;
+      // LAKE_BENCH_SNAPSHOT_CACHE_MB measures lake with it on (--snapshot-cache-mb of the CLI).
+      long cacheMb =
+          Long.parseLong(System.getenv().getOrDefault("LAKE_BENCH_SNAPSHOT_CACHE_MB", "0").trim());
+      EngineConfig engine =
+          EngineConfig.defaults(dataDir.resolve("spill")).withSnapshotCacheBytes(cacheMb << 20);
+      context.note(
+          "engine snapshot cache: %s",
+          cacheMb == 0 ? "off (default)" : cacheMb + " MiB (LAKE_BENCH_SNAPSHOT_CACHE_MB)");
       components = Wiring.components(allocator, engine, LocalKeyRing.ephemeral(), catalogs);
       String token = newToken();
       Principals principals =
