@@ -6,7 +6,6 @@ import dev.lake.core.KeyService;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
-import dev.lake.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -116,13 +115,7 @@ public final class LakeCli implements Runnable {
             "Durable result tier with an in-process worker (on by default; --no-durable: off).")
     boolean durable;
 
-    @Option(
-        names = "--snapshot-cache-mb",
-        defaultValue = "0",
-        description =
-            "Engine snapshot cache: keep hot columns of immutable Lance snapshots in DuckDB"
-                + " (MiB, at most half the engine memory limit; 0 = off, the default).")
-    long snapshotCacheMb;
+    @CommandLine.Mixin EngineOptions engine;
 
     @Override
     public Integer call() throws Exception {
@@ -138,7 +131,7 @@ public final class LakeCli implements Runnable {
                   Clock.systemUTC(),
                   iceberg.config(),
                   durable ? LocalLake.localDurable() : Optional.empty(),
-                  snapshotCacheMb << 20),
+                  engine.snapshotCacheBytes()),
               out);
       out.println("JDBC URL: " + lake.jdbcUrl());
       out.println("Token:    " + lake.token());
@@ -193,13 +186,7 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin DurableOptions durable;
 
-    @Option(
-        names = "--snapshot-cache-mb",
-        defaultValue = "0",
-        description =
-            "Engine snapshot cache for immutable Lance snapshots (MiB, at most half the engine"
-                + " memory limit; 0 = off, the default).")
-    long snapshotCacheMb;
+    @CommandLine.Mixin EngineOptions engine;
 
     @Override
     public Integer call() throws Exception {
@@ -234,11 +221,7 @@ public final class LakeCli implements Runnable {
         resources.add(closeable);
       }
       Components components =
-          Wiring.components(
-              allocator,
-              EngineConfig.defaults(spillDir).withSnapshotCacheBytes(snapshotCacheMb << 20),
-              keys,
-              catalogs);
+          Wiring.components(allocator, engine.engineConfig(spillDir), keys, catalogs);
       Optional<DurableTier> tier =
           aws.map(
               a ->
