@@ -122,7 +122,16 @@ public final class WorkerRunner implements AutoCloseable {
 
   /** {@code bin/lake worker}: polls the SQS queue named by the environment until killed. */
   public static void main(String[] args) throws InterruptedException {
-    WorkerRuntime runtime = WorkerRuntime.fromEnvironment(System.getenv());
+    WorkerRuntime runtime;
+    try {
+      runtime = WorkerRuntime.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      // a configuration mistake, not a crash: say what to set, without a stack trace
+      System.err.println("lake worker: " + e.getMessage());
+      System.err.println("The worker's environment variables are listed in docs/async.md.");
+      System.exit(2);
+      return;
+    }
     int threads = Integer.parseInt(System.getenv().getOrDefault("LAKE_WORKER_THREADS", "2"));
     WorkerRunner runner =
         new WorkerRunner(runtime.queue(), runtime.processor(), runtime.config(), Clock.systemUTC())
