@@ -3,6 +3,7 @@ package dev.lake.frontdoor;
 import dev.lake.aws.AwsClients;
 import dev.lake.aws.AwsConfig;
 import dev.lake.core.KeyService;
+import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
@@ -38,7 +39,25 @@ public final class LakeCli implements Runnable {
   @Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new LakeCli()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * The command line with lake's error handling: a configuration mistake (an invalid flag value, a
+   * missing companion flag) prints one line naming it and exits with 2; anything else keeps its
+   * stack trace.
+   */
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new LakeCli());
+    cli.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          if (ex instanceof IllegalArgumentException || ex instanceof LakeException) {
+            cmd.getErr().println("lake: " + ex.getMessage());
+            return 2;
+          }
+          throw ex;
+        });
+    return cli;
   }
 
   @Override

@@ -20,6 +20,19 @@ class EngineOptionsTest {
   }
 
   @Test
+  void cli_reportsAConfigurationMistake_inOneLine_withExitCode2() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cli = LakeCli.commandLine();
+    cli.setErr(new java.io.PrintWriter(err));
+    int code = cli.execute("local", "--iceberg-rest", "http://127.0.0.1:1");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().trim())
+        .isEqualTo(
+            "lake: --iceberg-rest needs --iceberg-allow: name the namespaces or tables lake may"
+                + " read");
+  }
+
+  @Test
   void snapshotCache_isOffByDefault() {
     assertThat(parse().engineConfig(Path.of("/tmp/spill")).snapshotCacheBytes()).isZero();
   }
