@@ -2,6 +2,7 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.worker.WorkerConfig;
 import java.time.Duration;
@@ -44,13 +45,10 @@ public record DurableTierConfig(
     requireNonNull(sweepEvery, "sweepEvery is null");
     requireNonNull(durable, "durable is null");
     requireNonNull(worker, "worker is null");
-    between("pollWait", pollWait, Duration.ZERO, MAX_POLL_WAIT);
-    between("waitBudget", waitBudget, Duration.ZERO, MAX_WAIT_BUDGET);
-    between("sweepEvery", sweepEvery, Duration.ofSeconds(1), Duration.ofHours(24));
-    if (workers < 0 || workers > MAX_WORKERS) {
-      throw new IllegalArgumentException(
-          "workers must be between 0 and " + MAX_WORKERS + ": " + workers);
-    }
+    Bounds.check("pollWait", pollWait, Duration.ZERO, MAX_POLL_WAIT);
+    Bounds.check("waitBudget", waitBudget, Duration.ZERO, MAX_WAIT_BUDGET);
+    Bounds.check("sweepEvery", sweepEvery, Duration.ofSeconds(1), Duration.ofHours(24));
+    Bounds.check("workers", workers, 0, MAX_WORKERS);
     if (!worker.resultPrefix().equals(durable.resultPrefix())
         || !worker.results().equals(durable.results())) {
       throw new IllegalArgumentException(
@@ -91,12 +89,5 @@ public record DurableTierConfig(
             worker.retryDelay(),
             prefix,
             worker.results()));
-  }
-
-  private static void between(String name, Duration value, Duration min, Duration max) {
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new IllegalArgumentException(
-          name + " must be between " + min + " and " + max + ": " + value);
-    }
   }
 }

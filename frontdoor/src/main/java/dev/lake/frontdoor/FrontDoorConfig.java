@@ -2,6 +2,7 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import dev.lake.core.ticket.TicketConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,29 +66,12 @@ public record FrontDoorConfig(
     if (host.isBlank()) {
       throw new IllegalArgumentException("host is blank");
     }
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
-    }
+    Bounds.check("port", port, 0, 65535);
     if (tlsCertificate.isPresent() != tlsPrivateKey.isPresent()) {
       throw new IllegalArgumentException("TLS needs both a certificate and a private key");
     }
-    if (preparedTtl.compareTo(MIN_PREPARED_TTL) < 0
-        || preparedTtl.compareTo(MAX_PREPARED_TTL) > 0) {
-      throw new IllegalArgumentException(
-          "preparedTtl must be between "
-              + MIN_PREPARED_TTL
-              + " and "
-              + MAX_PREPARED_TTL
-              + ": "
-              + preparedTtl);
-    }
-    if (maxConcurrentQueries < 1 || maxConcurrentQueries > MAX_MAX_CONCURRENT_QUERIES) {
-      throw new IllegalArgumentException(
-          "maxConcurrentQueries must be between 1 and "
-              + MAX_MAX_CONCURRENT_QUERIES
-              + ": "
-              + maxConcurrentQueries);
-    }
+    Bounds.check("preparedTtl", preparedTtl, MIN_PREPARED_TTL, MAX_PREPARED_TTL);
+    Bounds.check("maxConcurrentQueries", maxConcurrentQueries, 1, MAX_MAX_CONCURRENT_QUERIES);
     if (maxConcurrentQueriesPerTenant < 1 || maxConcurrentQueriesPerTenant > maxConcurrentQueries) {
       throw new IllegalArgumentException(
           "maxConcurrentQueriesPerTenant must be between 1 and maxConcurrentQueries ("
@@ -99,25 +83,12 @@ public record FrontDoorConfig(
       throw new IllegalArgumentException(
           "queueWait must be between 0 and " + MAX_QUEUE_WAIT + ": " + queueWait);
     }
-    if (maxSqlBytes < MIN_MAX_SQL_BYTES || maxSqlBytes > MAX_MAX_SQL_BYTES) {
-      throw new IllegalArgumentException(
-          "maxSqlBytes must be between "
-              + MIN_MAX_SQL_BYTES
-              + " and "
-              + MAX_MAX_SQL_BYTES
-              + ": "
-              + maxSqlBytes);
-    }
-    if (maxInboundMessageBytes < MIN_MAX_INBOUND_MESSAGE_BYTES
-        || maxInboundMessageBytes > MAX_MAX_INBOUND_MESSAGE_BYTES) {
-      throw new IllegalArgumentException(
-          "maxInboundMessageBytes must be between "
-              + MIN_MAX_INBOUND_MESSAGE_BYTES
-              + " and "
-              + MAX_MAX_INBOUND_MESSAGE_BYTES
-              + ": "
-              + maxInboundMessageBytes);
-    }
+    Bounds.check("maxSqlBytes", maxSqlBytes, MIN_MAX_SQL_BYTES, MAX_MAX_SQL_BYTES);
+    Bounds.check(
+        "maxInboundMessageBytes",
+        maxInboundMessageBytes,
+        MIN_MAX_INBOUND_MESSAGE_BYTES,
+        MAX_MAX_INBOUND_MESSAGE_BYTES);
   }
 
   /** Loopback on port 31337, plaintext, default limits and tickets. */

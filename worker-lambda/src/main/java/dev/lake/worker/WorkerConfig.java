@@ -2,6 +2,7 @@ package dev.lake.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.ResultConfig;
 import java.time.Duration;
@@ -37,14 +38,12 @@ public record WorkerConfig(
     requireNonNull(retryDelay, "retryDelay is null");
     requireNonNull(resultPrefix, "resultPrefix is null");
     requireNonNull(results, "results is null");
-    between("lease", lease, Duration.ofSeconds(2), Duration.ofMinutes(15));
-    between("renewEvery", renewEvery, Duration.ofMillis(100), lease.dividedBy(2));
-    between("maxExecution", maxExecution, Duration.ofSeconds(1), Duration.ofHours(12));
-    between("lambdaMargin", lambdaMargin, Duration.ofSeconds(1), Duration.ofMinutes(5));
-    between("retryDelay", retryDelay, Duration.ZERO, Duration.ofMinutes(15));
-    if (maxAttempts < 1 || maxAttempts > 20) {
-      throw new IllegalArgumentException("maxAttempts must be between 1 and 20: " + maxAttempts);
-    }
+    Bounds.check("lease", lease, Duration.ofSeconds(2), Duration.ofMinutes(15));
+    Bounds.check("renewEvery", renewEvery, Duration.ofMillis(100), lease.dividedBy(2));
+    Bounds.check("maxExecution", maxExecution, Duration.ofSeconds(1), Duration.ofHours(12));
+    Bounds.check("lambdaMargin", lambdaMargin, Duration.ofSeconds(1), Duration.ofMinutes(5));
+    Bounds.check("retryDelay", retryDelay, Duration.ZERO, Duration.ofMinutes(15));
+    Bounds.check("maxAttempts", maxAttempts, 1, 20);
   }
 
   public static WorkerConfig defaults() {
@@ -57,12 +56,5 @@ public record WorkerConfig(
         Duration.ofSeconds(5),
         DurableConfig.DEFAULT_RESULT_PREFIX,
         ResultConfig.defaults());
-  }
-
-  private static void between(String name, Duration value, Duration min, Duration max) {
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new IllegalArgumentException(
-          name + " must be between " + min + " and " + max + ": " + value);
-    }
   }
 }

@@ -2,6 +2,7 @@ package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import java.nio.file.Path;
 
 /**
@@ -36,12 +37,12 @@ public record EngineConfig(
 
   public EngineConfig {
     requireNonNull(tempDirectory, "tempDirectory is null");
-    check(memoryLimitBytes, MIN_MEMORY, MAX_MEMORY, "memoryLimitBytes");
-    check(threads, 1, MAX_THREADS, "threads");
-    check(maxTempBytes, 0, MAX_TEMP, "maxTempBytes");
-    check(batchSize, MIN_BATCH, MAX_BATCH, "batchSize");
-    check(scanParallelism, 1, MAX_SCAN_PARALLELISM, "scanParallelism");
-    check(snapshotCacheBytes, 0, memoryLimitBytes / 2, "snapshotCacheBytes");
+    Bounds.check("memoryLimitBytes", memoryLimitBytes, MIN_MEMORY, MAX_MEMORY);
+    Bounds.check("threads", threads, 1, MAX_THREADS);
+    Bounds.check("maxTempBytes", maxTempBytes, 0, MAX_TEMP);
+    Bounds.check("batchSize", batchSize, MIN_BATCH, MAX_BATCH);
+    Bounds.check("scanParallelism", scanParallelism, 1, MAX_SCAN_PARALLELISM);
+    Bounds.check("snapshotCacheBytes", snapshotCacheBytes, 0, memoryLimitBytes / 2);
   }
 
   /** The original six bounds, with the snapshot cache off. */
@@ -74,12 +75,5 @@ public record EngineConfig(
   public static EngineConfig defaults(Path tempDirectory) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
     return new EngineConfig(1L << 30, threads, tempDirectory, 4L << 30, 65_536, threads, 0);
-  }
-
-  private static void check(long value, long min, long max, String name) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          name + " must be between " + min + " and " + max + ": " + value);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.lake.core.job;
 
+import dev.lake.core.Bounds;
 import java.time.Duration;
 
 /**
@@ -30,11 +31,11 @@ public record ResultConfig(
 
   public ResultConfig {
     java.util.Objects.requireNonNull(resultTtl, "resultTtl is null");
-    check("maxPartBytes", maxPartBytes, 1024, 4L << 30);
-    check("maxPartRows", maxPartRows, 1, Integer.MAX_VALUE);
-    check("maxMessageBytes", maxMessageBytes, 1024, 1L << 30);
-    check("maxBatchRows", maxBatchRows, 1, Integer.MAX_VALUE);
-    check("maxMetadataBytes", maxMetadataBytes, 1024, 16 << 20);
+    Bounds.check("maxPartBytes", maxPartBytes, 1024, 4L << 30);
+    Bounds.check("maxPartRows", maxPartRows, 1, Integer.MAX_VALUE);
+    Bounds.check("maxMessageBytes", maxMessageBytes, 1024, 1L << 30);
+    Bounds.check("maxBatchRows", maxBatchRows, 1, Integer.MAX_VALUE);
+    Bounds.check("maxMetadataBytes", maxMetadataBytes, 1024, 16 << 20);
     if (resultTtl.compareTo(Duration.ofMinutes(1)) < 0
         || resultTtl.compareTo(Duration.ofDays(30)) > 0) {
       throw new IllegalArgumentException("resultTtl must be between 1 min and 30 d: " + resultTtl);
@@ -49,12 +50,5 @@ public record ResultConfig(
         DEFAULT_MAX_BATCH_ROWS,
         DEFAULT_MAX_METADATA_BYTES,
         DEFAULT_RESULT_TTL);
-  }
-
-  private static void check(String name, long value, long min, long max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          name + " must be between " + min + " and " + max + ": " + value);
-    }
   }
 }

@@ -26,16 +26,7 @@ public record TicketConfig(String audience, Duration statementTtl, Duration cloc
     if (!audience.matches("[A-Za-z0-9_.:-]{1,128}")) {
       throw new IllegalArgumentException("audience must be 1-128 of [A-Za-z0-9_.:-]");
     }
-    if (statementTtl.compareTo(MIN_STATEMENT_TTL) < 0
-        || statementTtl.compareTo(MAX_STATEMENT_TTL) > 0) {
-      throw new IllegalArgumentException(
-          "statementTtl must be between "
-              + MIN_STATEMENT_TTL
-              + " and "
-              + MAX_STATEMENT_TTL
-              + ": "
-              + statementTtl);
-    }
+    dev.lake.core.Bounds.check("statementTtl", statementTtl, MIN_STATEMENT_TTL, MAX_STATEMENT_TTL);
     if (clockSkew.isNegative() || clockSkew.compareTo(MAX_CLOCK_SKEW) > 0) {
       throw new IllegalArgumentException(
           "clockSkew must be between 0 and " + MAX_CLOCK_SKEW + ": " + clockSkew);
