@@ -2,8 +2,6 @@ package dev.lake.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.Catalogs;
 import dev.lake.core.ErrorCode;
@@ -348,50 +346,5 @@ abstract class WorkerScenarios {
                 ErrorCode.DEADLINE_EXCEEDED,
                 "The query ran past its deadline of 1 s; narrow it or ask for a longer deadline"));
     assertThat(ports.objects().list("results/")).isEmpty();
-  }
-
-  @Test
-  void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() {
-    // GIVEN one runnable job, one job held by a live worker, and a foreign message
-    setUp();
-    JobStatus free = submit();
-    JobStatus held =
-        durable.submit(
-            ALICE,
-            QUERY,
-            List.of(),
-            SNAPSHOTS,
-            TestArrow.SCHEMA,
-            Optional.of("held-" + UUID.randomUUID()));
-    Job h = job(held);
-    ports.jobs().compareAndSet(h.version(), h.claim("other", later(), "qheld", clock.instant()));
-    WorkerConfig config = config(1, Duration.ofSeconds(30));
-    WorkerHandler handler =
-        new WorkerHandler(
-            processor("lambda", new FakeEngine(1, 10, Duration.ZERO), config), config, clock);
-    SQSEvent event = new SQSEvent();
-    event.setRecords(
-        List.of(message("m1", free.jobId()), message("m2", held.jobId()), foreign("m3")));
-    // WHEN the batch is handled
-    SQSBatchResponse response = handler.handleRequest(event, null);
-    // THEN only the held job is retried
-    assertThat(response.getBatchItemFailures())
-        .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
-        .containsExactly("m2");
-    assertThat(job(free).state()).isEqualTo(JobState.SUCCEEDED);
-  }
-
-  private static SQSEvent.SQSMessage message(String id, String jobId) {
-    SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
-    m.setMessageId(id);
-    m.setBody(JobQueue.body(jobId));
-    return m;
-  }
-
-  private static SQSEvent.SQSMessage foreign(String id) {
-    SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
-    m.setMessageId(id);
-    m.setBody("hello");
-    return m;
   }
 }

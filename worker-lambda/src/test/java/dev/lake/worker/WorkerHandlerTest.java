@@ -1,0 +1,75 @@
+package dev.lake.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobQueue;
+import dev.lake.core.job.JobState;
+import dev.lake.core.job.JobStatus;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Lambda entry point over the embedded ports. The job processor's own scenarios run in the
+ * worker module ({@code WorkerScenarios}); only the SQS batch contract is checked here.
+ */
+class WorkerHandlerTest {
+  @TempDir Path dir;
+
+  @Test
+  void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() {
+    // GIVEN one runnable job, one job held by a live worker, and a foreign message
+    LocalWorkerTest scenario = new LocalWorkerTest();
+    scenario.dir = dir;
+    scenario.setUp();
+    try {
+      JobStatus free = scenario.submit();
+      JobStatus held = scenario.submit();
+      Job h = scenario.job(held);
+      scenario
+          .ports
+          .jobs()
+          .compareAndSet(
+              h.version(),
+              h.claim("other", scenario.later(), "qheld", Clock.systemUTC().instant()));
+      WorkerConfig config = WorkerScenarios.config(1, Duration.ofSeconds(30));
+      WorkerHandler handler =
+          new WorkerHandler(
+              scenario.processor("lambda", new FakeEngine(1, 10, Duration.ZERO), config),
+              config,
+              Clock.systemUTC());
+      SQSEvent event = new SQSEvent();
+      event.setRecords(
+          List.of(message("m1", free.jobId()), message("m2", held.jobId()), foreign("m3")));
+      // WHEN the batch is handled
+      SQSBatchResponse response = handler.handleRequest(event, null);
+      // THEN only the held job is retried
+      assertThat(response.getBatchItemFailures())
+          .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+          .containsExactly("m2");
+      assertThat(scenario.job(free).state()).isEqualTo(JobState.SUCCEEDED);
+    } finally {
+      scenario.closeAll();
+    }
+  }
+
+  private static SQSEvent.SQSMessage message(String id, String jobId) {
+    SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
+    m.setMessageId(id);
+    m.setBody(JobQueue.body(jobId));
+    return m;
+  }
+
+  private static SQSEvent.SQSMessage foreign(String id) {
+    SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
+    m.setMessageId(id);
+    m.setBody("hello");
+    return m;
+  }
+}
