@@ -15,15 +15,10 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * {@link JobStore} on one DynamoDB table (partition key {@code id}). Every write is a conditional
@@ -54,31 +49,7 @@ public final class DynamoDbJobStore implements JobStore {
 
   /** Creates the job table (on-demand billing) for emulators and development accounts. */
   public static void createTable(DynamoDbClient dynamo, String table) {
-    dynamo.createTable(
-        b ->
-            b.tableName(table)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .keySchema(
-                    KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
-                .attributeDefinitions(
-                    AttributeDefinition.builder()
-                        .attributeName("id")
-                        .attributeType(ScalarAttributeType.S)
-                        .build()));
-    // poll briefly instead of the SDK waiter, whose 20 s back-off dominates against emulators
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
-    while (dynamo.describeTable(b -> b.tableName(table)).table().tableStatus()
-        != software.amazon.awssdk.services.dynamodb.model.TableStatus.ACTIVE) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("table " + table + " did not become active");
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while creating " + table, e);
-      }
-    }
+    DynamoDbTables.create(dynamo, table, "id");
     dynamo.updateTimeToLive(
         b -> b.tableName(table).timeToLiveSpecification(t -> t.attributeName("ttl").enabled(true)));
   }

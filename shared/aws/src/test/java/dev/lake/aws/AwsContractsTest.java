@@ -4,10 +4,12 @@ import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
+import dev.lake.core.Registry;
 import dev.lake.core.contract.JobQueueContract;
 import dev.lake.core.contract.JobStoreContract;
 import dev.lake.core.contract.KeyServiceContract;
 import dev.lake.core.contract.ObjectStoreContract;
+import dev.lake.core.contract.RegistryContract;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
 import java.time.Clock;
@@ -90,6 +92,21 @@ class AwsContractsTest {
     protected KeyService rotate(KeyService replica) {
       ((KmsKeyService) replica).rotate();
       return replica;
+    }
+  }
+
+  @Nested
+  class DynamoDbRegistryContract extends RegistryContract {
+    @Override
+    protected Registry registry() {
+      String table = "lake-registry-" + UUID.randomUUID();
+      DynamoDbRegistry.createTable(aws.clients().dynamo(), table);
+      return new DynamoDbRegistry(aws.clients().dynamo(), table);
+    }
+
+    @Override
+    protected Registry sameRegistry(Registry registry) {
+      return registry; // stateless: every call reads the table
     }
   }
 }

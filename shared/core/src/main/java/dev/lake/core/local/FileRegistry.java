@@ -42,6 +42,11 @@ public final class FileRegistry implements Registry {
     }
   }
 
+  /** The registry file. */
+  public Path file() {
+    return file;
+  }
+
   @Override
   public Entry register(TableRef ref, String location) {
     requireNonNull(location, "location is null");

@@ -2,10 +2,12 @@ package dev.lake.core.local;
 
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
+import dev.lake.core.Registry;
 import dev.lake.core.contract.JobQueueContract;
 import dev.lake.core.contract.JobStoreContract;
 import dev.lake.core.contract.KeyServiceContract;
 import dev.lake.core.contract.ObjectStoreContract;
+import dev.lake.core.contract.RegistryContract;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
 import java.nio.file.Path;
@@ -55,6 +57,19 @@ class LocalContractsTest {
     @Override
     protected KeyService rotate(KeyService replica) {
       return LocalKeyRing.rotate(dir.resolve(ring), LocalKeyRing.DEFAULT_MAX_KEYS);
+    }
+  }
+
+  @Nested
+  class FileRegistryContract extends RegistryContract {
+    @Override
+    protected Registry registry() {
+      return new FileRegistry(dir.resolve("registry-" + UUID.randomUUID() + ".json"));
+    }
+
+    @Override
+    protected Registry sameRegistry(Registry registry) {
+      return new FileRegistry(((FileRegistry) registry).file());
     }
   }
 }
