@@ -11,6 +11,7 @@ import dev.lake.core.QueryExecution;
 import dev.lake.core.job.DurableQueries;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStatus;
+import dev.lake.core.ticket.SealedEnvelope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -66,7 +67,7 @@ final class DurableHandler {
 
   /** Whether ticket or descriptor bytes are a raw sealed lake envelope (not a protobuf Any). */
   static boolean isSealed(byte[] bytes) {
-    return bytes.length >= 2 && bytes[0] == 'L' && bytes[1] == 'K';
+    return SealedEnvelope.looksSealed(bytes);
   }
 
   /**

@@ -129,7 +129,7 @@ public final class Principals {
       } catch (UnsupportedOperationException ignored) {
         // non-POSIX file system: rely on the directory's permissions
       }
-      Json.mapper().writeValue(tmp.toFile(), root);
+      Json.pretty().writeValue(tmp.toFile(), root);
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write principals file " + file, e);

@@ -121,7 +121,7 @@ public final class FileRegistry implements Registry {
           .put("registeredAt", e.registeredAtMillis());
     }
     Path tmp = Files.createTempFile(file.getParent(), ".registry", ".tmp");
-    Json.mapper().writeValue(tmp.toFile(), root);
+    Json.pretty().writeValue(tmp.toFile(), root);
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 

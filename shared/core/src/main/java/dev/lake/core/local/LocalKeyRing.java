@@ -127,7 +127,7 @@ public final class LocalKeyRing implements KeyService {
       } catch (UnsupportedOperationException ignored) {
         // non-POSIX file system: rely on the directory's permissions
       }
-      Json.mapper().writeValue(tmp.toFile(), root);
+      Json.pretty().writeValue(tmp.toFile(), root);
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write key ring " + file, e);

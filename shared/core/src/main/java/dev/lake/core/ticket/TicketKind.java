@@ -9,7 +9,9 @@ public enum TicketKind {
   /** One part of a durable result, redeemed by DoGet. */
   RESULT_PART(3),
   /** A prepared statement handle. */
-  PREPARED(4);
+  PREPARED(4),
+  /** A durable job's statement, stored sealed in its job record and opened by the worker. */
+  JOB_ENVELOPE(5);
 
   private final int wire;
 

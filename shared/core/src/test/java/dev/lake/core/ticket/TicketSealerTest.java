@@ -100,11 +100,34 @@ class TicketSealerTest {
   @Test
   void unseal_rejects_whenEnvelopeVersionIsUnknown() {
     byte[] ticket = sealStatement();
-    ticket[2] = 2;
+    ticket[2] = 3;
     assertThatThrownBy(() -> sealer.unseal(ticket, TicketKind.STATEMENT, ALICE))
         .isInstanceOf(LakeException.class)
         .hasMessage(
-            "Ticket envelope version 2 is not supported by this server (expects 1); request a new ticket");
+            "Ticket envelope version 3 is not supported by this server (expects 2); request a new ticket");
+  }
+
+  @Test
+  void unseal_rejects_aVersion1TicketOfThePreviousRelease_withAClearMessage() {
+    // GIVEN a ticket in the version-1 layout (same framing, version byte 1)
+    byte[] ticket = sealStatement();
+    ticket[2] = 1;
+    // WHEN it is redeemed THEN it fails closed, telling the client to get a new ticket
+    assertThatThrownBy(() -> sealer.unseal(ticket, TicketKind.STATEMENT, ALICE))
+        .hasMessage(
+            "Ticket envelope version 1 is not supported by this server (expects 2); request a new ticket")
+        .extracting(e -> ((LakeException) e).code())
+        .isEqualTo(ErrorCode.TICKET_INVALID);
+  }
+
+  @Test
+  void seal_framesTicketsWithTheOneEnvelopeFormat() {
+    // GIVEN a sealed statement
+    byte[] ticket = sealStatement();
+    // THEN it starts with the one envelope framing: magic, version 2, kind STATEMENT
+    assertThat(SealedEnvelope.looksSealed(ticket)).isTrue();
+    assertThat(ticket[2]).isEqualTo((byte) SealedEnvelope.VERSION);
+    assertThat(ticket[3]).isEqualTo((byte) 1);
   }
 
   @Test
