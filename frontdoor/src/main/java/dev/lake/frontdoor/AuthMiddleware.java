@@ -85,19 +85,15 @@ final class AuthMiddleware implements FlightServerMiddleware {
       if (header == null
           || header.length() <= BEARER.length()
           || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-        throw CallStatus.UNAUTHENTICATED
-            .withDescription("Missing bearer token: send 'authorization: Bearer <token>'")
-            .toRuntimeException();
+        throw FlightErrors.error(
+            ErrorCode.UNAUTHENTICATED,
+            "Missing bearer token: send 'authorization: Bearer <token>'");
       }
       String token = header.substring(BEARER.length()).trim();
       return principals
           .authenticate(token)
           .map(p -> new AuthMiddleware(p, incomingHeaders))
-          .orElseThrow(
-              () ->
-                  CallStatus.UNAUTHENTICATED
-                      .withDescription("Unknown bearer token")
-                      .toRuntimeException());
+          .orElseThrow(() -> FlightErrors.error(ErrorCode.UNAUTHENTICATED, "Unknown bearer token"));
     }
   }
 }

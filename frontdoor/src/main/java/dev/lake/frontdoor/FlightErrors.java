@@ -4,6 +4,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import java.util.UUID;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.ErrorFlightMetadata;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +18,16 @@ import org.slf4j.LoggerFactory;
  * <p>Arrow Java's {@link org.apache.arrow.flight.FlightStatusCode} has no FAILED_PRECONDITION, so a
  * sealed snapshot that is gone ({@link ErrorCode#SNAPSHOT_GONE}) maps to NOT_FOUND; its message
  * names the version that is no longer available, which tells it apart from a missing table.
+ *
+ * <p>Every error a client receives also carries its {@link ErrorCode} name under the metadata key
+ * {@value #ERROR_CODE_KEY} (gRPC trailers), so clients tell e.g. SNAPSHOT_GONE from TABLE_NOT_FOUND
+ * without parsing the text.
  */
 final class FlightErrors {
   private static final Logger LOG = LoggerFactory.getLogger(FlightErrors.class);
+
+  /** The Flight error metadata key holding the {@link ErrorCode} name of every lake error. */
+  static final String ERROR_CODE_KEY = "x-lake-error-code";
 
   private FlightErrors() {}
 
@@ -52,23 +60,32 @@ final class FlightErrors {
       if (lake.code().kind() == ErrorCode.Kind.EXTERNAL && lake.getCause() != null) {
         LOG.warn("dependency failure: {}", lake.getMessage(), lake.getCause());
       }
-      return status(lake.code()).withDescription(lake.getMessage()).toRuntimeException();
+      return error(lake.code(), lake.getMessage());
     }
     return internal(error);
+  }
+
+  /** The Flight exception for {@code code} with a client-safe {@code message}. */
+  static FlightRuntimeException error(ErrorCode code, String message) {
+    return status(code).withDescription(message).withMetadata(metadata(code)).toRuntimeException();
+  }
+
+  private static ErrorFlightMetadata metadata(ErrorCode code) {
+    ErrorFlightMetadata metadata = new ErrorFlightMetadata();
+    metadata.insert(ERROR_CODE_KEY, code.name());
+    return metadata;
   }
 
   private static FlightRuntimeException internal(Throwable error) {
     String ref = UUID.randomUUID().toString();
     LOG.error("internal error ref={}", ref, error);
-    return CallStatus.INTERNAL
-        .withDescription("Internal error in lake (reference " + ref + "); see the server log")
-        .toRuntimeException();
+    return error(
+        ErrorCode.INTERNAL, "Internal error in lake (reference " + ref + "); see the server log");
   }
 
   /** An UNIMPLEMENTED status for an RPC or command lake does not offer. */
   static FlightRuntimeException unimplemented(String what) {
-    return CallStatus.UNIMPLEMENTED
-        .withDescription(what + " is not supported: lake is a read-only query service")
-        .toRuntimeException();
+    return error(
+        ErrorCode.UNSUPPORTED, what + " is not supported: lake is a read-only query service");
   }
 }

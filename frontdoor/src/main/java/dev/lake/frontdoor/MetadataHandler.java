@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.sql.FlightSqlProducer.Schemas;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
@@ -68,13 +67,14 @@ final class MetadataHandler {
   void schemas(Principal principal, CommandGetDbSchemas command, ServerStreamListener listener) {
     Optional<String> catalog =
         command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty();
-    Pattern schemaPattern =
-        like(command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null);
+    LikePattern schemaPattern =
+        LikePattern.compile(
+            command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null);
     TreeSet<String> keys = new TreeSet<>();
     List<String[]> rows = new ArrayList<>();
     for (TableRef t : catalogs.visibleTables(principal)) {
       if (catalog.map(c -> c.equals(t.catalog())).orElse(true)
-          && schemaPattern.matcher(t.namespace()).matches()
+          && schemaPattern.matches(t.namespace())
           && keys.add(t.catalog() + "\u0000" + t.namespace())) {
         rows.add(new String[] {t.catalog(), t.namespace()});
       }
@@ -94,18 +94,20 @@ final class MetadataHandler {
   void tables(Principal principal, CommandGetTables command, ServerStreamListener listener) {
     Optional<String> catalog =
         command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty();
-    Pattern schemaPattern =
-        like(command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null);
-    Pattern tablePattern =
-        like(command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null);
+    LikePattern schemaPattern =
+        LikePattern.compile(
+            command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null);
+    LikePattern tablePattern =
+        LikePattern.compile(
+            command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null);
     boolean typeMatches =
         command.getTableTypesCount() == 0 || command.getTableTypesList().contains(TABLE_TYPE);
     List<TableRef> refs = new ArrayList<>();
     if (typeMatches) {
       for (TableRef t : catalogs.visibleTables(principal)) {
         if (catalog.map(c -> c.equals(t.catalog())).orElse(true)
-            && schemaPattern.matcher(t.namespace()).matches()
-            && tablePattern.matcher(t.table()).matches()) {
+            && schemaPattern.matches(t.namespace())
+            && tablePattern.matches(t.table())) {
           refs.add(t);
         }
       }
@@ -222,35 +224,5 @@ final class MetadataHandler {
   static void setNull(VectorSchemaRoot root, String column, int row) {
     FieldVector v = root.getVector(column);
     v.setNull(row);
-  }
-
-  /**
-   * A SQL LIKE pattern ({@code %} any run, {@code _} one character, {@code \} escapes) as a regex;
-   * null matches everything.
-   */
-  static Pattern like(String pattern) {
-    if (pattern == null) {
-      return Pattern.compile(".*", Pattern.DOTALL);
-    }
-    StringBuilder regex = new StringBuilder();
-    StringBuilder literal = new StringBuilder();
-    for (int i = 0; i < pattern.length(); i++) {
-      char c = pattern.charAt(i);
-      if (c == '\\' && i + 1 < pattern.length()) {
-        literal.append(pattern.charAt(++i));
-      } else if (c == '%' || c == '_') {
-        if (literal.length() > 0) {
-          regex.append(Pattern.quote(literal.toString()));
-          literal.setLength(0);
-        }
-        regex.append(c == '%' ? ".*" : ".");
-      } else {
-        literal.append(c);
-      }
-    }
-    if (literal.length() > 0) {
-      regex.append(Pattern.quote(literal.toString()));
-    }
-    return Pattern.compile(regex.toString(), Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
   }
 }

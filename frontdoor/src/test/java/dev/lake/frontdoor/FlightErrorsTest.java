@@ -47,6 +47,7 @@ class FlightErrorsTest {
         FlightErrors.toFlight(new LakeException(ErrorCode.SQL_NOT_ALLOWED, "COPY is not allowed"));
     assertThat(e.status().code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT);
     assertThat(e.status().description()).isEqualTo("COPY is not allowed");
+    assertThat(e.status().metadata().get(FlightErrors.ERROR_CODE_KEY)).isEqualTo("SQL_NOT_ALLOWED");
   }
 
   @Test
@@ -65,6 +66,7 @@ class FlightErrorsTest {
           .endsWith("); see the server log")
           .doesNotContain("/data/secret");
       assertThat(e.status().cause()).isNull();
+      assertThat(e.status().metadata().get(FlightErrors.ERROR_CODE_KEY)).isEqualTo("INTERNAL");
     }
   }
 }

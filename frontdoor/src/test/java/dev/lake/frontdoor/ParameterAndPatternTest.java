@@ -36,17 +36,6 @@ class ParameterAndPatternTest {
   }
 
   @Test
-  void like_translatesSqlPatterns() {
-    assertThat(MetadataHandler.like("%").matcher("lineitem").matches()).isTrue();
-    assertThat(MetadataHandler.like("line%").matcher("lineitem").matches()).isTrue();
-    assertThat(MetadataHandler.like("n_tion").matcher("nation").matches()).isTrue();
-    assertThat(MetadataHandler.like("a.c").matcher("abc").matches()).isFalse();
-    assertThat(MetadataHandler.like("a\\_b").matcher("a_b").matches()).isTrue();
-    assertThat(MetadataHandler.like("a\\_b").matcher("axb").matches()).isFalse();
-    assertThat(MetadataHandler.like(null).matcher("anything").matches()).isTrue();
-  }
-
-  @Test
   void arrowType_followsDuckDbParameterTypes() {
     assertThat(DuckDbParameterTyper.arrowType("DECIMAL(15,2)"))
         .isEqualTo(new ArrowType.Decimal(15, 2, 128));

@@ -157,15 +157,15 @@ final class Attempt {
         LOG.warn(
             "job {} attempt {} failed transiently; handing it back", job.id(), job.attempt(), e);
         next = job.release(now);
-      } else if (e instanceof LakeException le && !JobProcessor.transientFailure(e)) {
-        next = job.fail(le.code(), le.getMessage(), now);
-      } else {
+      } else if (JobProcessor.transientFailure(e)) {
         LOG.warn("job {} failed after {} attempts", job.id(), job.attempt(), e);
         next =
             job.fail(
                 ErrorCode.EXTERNAL_UNAVAILABLE,
                 "A dependency failed " + job.attempt() + " times; submit the query again",
                 now);
+      } else {
+        next = JobProcessor.classify(job, e, now);
       }
       JobStore.CasResult result = p.jobs.compareAndSet(job.version(), next);
       Job after = result.current();

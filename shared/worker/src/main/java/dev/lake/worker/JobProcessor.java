@@ -92,6 +92,21 @@ public final class JobProcessor implements AutoCloseable {
     if (!job.claimable(now)) {
       return Outcome.RETRY; // a live worker holds it; check again after it should be done
     }
+    if (job.attempt() >= config.maxAttempts()) {
+      // every claim counts, including those whose worker died with the job (lease expired):
+      // a job that keeps killing its worker ends here instead of being re-claimed forever
+      LOG.warn("job {} gave up after {} attempts whose workers stopped", jobId, job.attempt());
+      jobs.compareAndSet(
+          job.version(),
+          job.fail(
+              ErrorCode.RESOURCE_EXHAUSTED,
+              "The query stopped its worker "
+                  + job.attempt()
+                  + " times (a crash or running out of memory) and is not retried; narrow it"
+                  + " or ask the operator",
+              now));
+      return Outcome.DONE;
+    }
     Job claimed = job.claim(workerId, now.plus(config.lease()), newQueryId(), now);
     JobStore.CasResult result = jobs.compareAndSet(job.version(), claimed);
     if (!result.applied()) {
@@ -107,9 +122,26 @@ public final class JobProcessor implements AutoCloseable {
     return "q" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** A non-LakeException or an EXTERNAL code: worth another attempt. */
+  /** Only a dependency failure (an EXTERNAL code) is worth another attempt. */
   static boolean transientFailure(RuntimeException e) {
-    return !(e instanceof LakeException le) || le.code().kind() == ErrorCode.Kind.EXTERNAL;
+    return e instanceof LakeException le && le.code().kind() == ErrorCode.Kind.EXTERNAL;
+  }
+
+  /**
+   * The terminal state of a non-transient failure, classified as the front door classifies
+   * (FlightErrors): a {@link LakeException} keeps its code and client-safe message; anything else
+   * is a bug, INTERNAL, whose details stay in the log under a reference the client is given.
+   */
+  static Job classify(Job job, RuntimeException e, Instant now) {
+    if (e instanceof LakeException le && le.code() != ErrorCode.INTERNAL) {
+      return job.fail(le.code(), le.getMessage(), now);
+    }
+    String ref = java.util.UUID.randomUUID().toString();
+    LOG.error("job {} failed with an internal error ref={}", job.id(), ref, e);
+    return job.fail(
+        ErrorCode.INTERNAL,
+        "Internal error in lake (reference " + ref + "); see the worker log",
+        now);
   }
 
   @Override

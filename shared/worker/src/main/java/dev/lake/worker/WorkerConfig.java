@@ -16,7 +16,8 @@ import java.time.Duration;
  * @param maxExecution absolute execution deadline of one attempt (default 14 min, 1 s - 12 h); in
  *     Lambda the deadline is also kept {@code lambdaMargin} below the remaining invocation time
  * @param lambdaMargin time kept in reserve before the Lambda timeout (default 20 s, 1 s - 5 min)
- * @param maxAttempts attempts for transient (EXTERNAL) failures before FAILED (default 3, 1 - 20)
+ * @param maxAttempts claims of one job before FAILED, counting transient (EXTERNAL) failures and
+ *     workers that died with the job (lease expired) alike (default 3, 1 - 20)
  * @param retryDelay how long a handed-back job stays invisible (default 5 s, 0 - 15 min)
  * @param resultPrefix object-key prefix of results; must equal the front door's
  * @param results part and message bounds; must equal the front door's

@@ -27,11 +27,22 @@ final class FakeEngine implements QueryEngine {
   private final int batches;
   private final int rows;
   private final Duration delay;
+  private final RuntimeException failure;
 
   FakeEngine(int batches, int rows, Duration delay) {
+    this(batches, rows, delay, null);
+  }
+
+  private FakeEngine(int batches, int rows, Duration delay, RuntimeException failure) {
     this.batches = batches;
     this.rows = rows;
     this.delay = delay;
+    this.failure = failure;
+  }
+
+  /** An engine whose every execution throws {@code failure} (a bug, or a typed error). */
+  static FakeEngine failing(RuntimeException failure) {
+    return new FakeEngine(0, 0, Duration.ZERO, failure);
   }
 
   @Override
@@ -45,6 +56,9 @@ final class FakeEngine implements QueryEngine {
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator) {
+    if (failure != null) {
+      throw failure;
+    }
     AtomicBoolean cancelled = new AtomicBoolean();
     ArrowReader reader = new Generated(allocator, cancelled);
     return new QueryExecution() {

@@ -224,8 +224,8 @@ abstract class WorkerScenarios {
     Job zombie = pending.claim("dead", past, "qzombie", past);
     assertThat(ports.jobs().compareAndSet(pending.version(), zombie).applied()).isTrue();
     ports.objects().put("results/acme/qzombie/part-00000.arrow", new byte[] {1}, true);
-    // WHEN another worker gets the redelivered message
-    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    // WHEN another worker gets the redelivered message (a second attempt is allowed)
+    WorkerConfig config = config(2, Duration.ofSeconds(30));
     Outcome outcome =
         processor("w2", new FakeEngine(2, 100, Duration.ZERO), config)
             .process(submitted.jobId(), later());
@@ -281,6 +281,60 @@ abstract class WorkerScenarios {
     assertThat(job(submitted).attempt()).isEqualTo(2);
     assertThat(manifests()).hasSize(1);
     assertThat(ports.objects().list("results/")).hasSize(4);
+  }
+
+  @Test
+  void bugInTheWorker_failsInternal_atOnce_notAsADependencyFailure() {
+    // GIVEN an engine with a bug (an unexpected exception) and three allowed attempts
+    setUp();
+    JobStatus submitted = submit();
+    JobProcessor p =
+        processor(
+            "w1",
+            FakeEngine.failing(new IllegalStateException("bug at /secret/path")),
+            config(3, Duration.ofSeconds(30)));
+    // WHEN the job runs
+    Outcome outcome = p.process(submitted.jobId(), later());
+    // THEN it FAILED at once as INTERNAL, like the front door would classify it, without details
+    assertThat(outcome).isEqualTo(Outcome.DONE);
+    Job.Failure failure = job(submitted).failure().orElseThrow();
+    assertThat(failure.code()).isEqualTo(ErrorCode.INTERNAL);
+    assertThat(failure.message())
+        .startsWith("Internal error in lake (reference ")
+        .doesNotContain("/secret");
+    assertThat(job(submitted).attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void jobWhoseWorkersKeepDying_failsAfterMaxAttempts_insteadOfLoopingForever() {
+    // GIVEN a job whose worker died with it twice (claimed, lease expired), two attempts allowed
+    setUp();
+    JobStatus submitted = submit();
+    for (int i = 0; i < 2; i++) {
+      Job before = job(submitted);
+      Instant past = clock.instant().minusSeconds(10);
+      assertThat(
+              ports
+                  .jobs()
+                  .compareAndSet(
+                      before.version(), before.claim("dead" + i, past, "qdead" + i, past))
+                  .applied())
+          .isTrue();
+    }
+    assertThat(job(submitted).attempt()).isEqualTo(2);
+    // WHEN the redelivered message reaches a healthy worker
+    Outcome outcome =
+        processor("w3", new FakeEngine(1, 10, Duration.ZERO), config(2, Duration.ofSeconds(30)))
+            .process(submitted.jobId(), later());
+    // THEN the job is not claimed a third time: it FAILED with a clear reason, and polls say so
+    assertThat(outcome).isEqualTo(Outcome.DONE);
+    JobStatus status = durable.poll(ALICE, submitted.descriptor());
+    assertThat(status.state()).isEqualTo(JobState.FAILED);
+    assertThat(status.failure().orElseThrow().code()).isEqualTo(ErrorCode.RESOURCE_EXHAUSTED);
+    assertThat(status.failure().orElseThrow().message())
+        .contains("stopped its worker 2 times")
+        .contains("not retried");
+    assertThat(job(submitted).attempt()).isEqualTo(2);
   }
 
   @Test
