@@ -67,6 +67,19 @@ final class AdmissionRules {
           "scan_",
           "to_json_file");
 
+  /**
+   * Bare names DuckDB binds to session functions when no column has that name (SQL value
+   * functions); they would reveal session metadata, so they must be qualified columns.
+   */
+  static final Set<String> VALUE_FUNCTIONS =
+      Set.of(
+          "current_catalog",
+          "current_schema",
+          "current_role",
+          "current_user",
+          "session_user",
+          "user");
+
   /** DuckDB's own catalogs, never lake tables. */
   static final Set<String> INTERNAL_CATALOGS = Set.of("system", "temp", "memory", "main");
 

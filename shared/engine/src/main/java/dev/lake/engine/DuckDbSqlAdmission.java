@@ -15,19 +15,18 @@ import java.util.TreeSet;
  * Read-only SQL admission decided on DuckDB's own parse tree ({@code json_serialize_sql}, which
  * serializes only SELECT statements and reports anything else as an error). Admits exactly one
  * SELECT / WITH ... SELECT / set operation / VALUES, or {@code EXPLAIN} of one; see
- * docs/sql-admission.md for every rule. Thread-safe; parsing is serialized on one private
- * connection.
+ * docs/sql-admission.md for every rule. Thread-safe; a linear pre-scan bounds the text ({@link
+ * SqlBounds}) before DuckDB parses it on a pool of private parser sessions ({@link SqlParser}) that
+ * replaces a session any input breaks.
  */
 public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
-  /** Longest SQL text admitted, in characters. */
-  public static final int MAX_SQL_CHARS = 1 << 20;
-
   private static final String ONLY = "only SELECT, WITH ... SELECT, VALUES and EXPLAIN may run";
 
   /** Characters of SQL text whose admission decision is cached (admission is a pure function). */
   static final long CACHED_SQL_CHARS = 16L << 20;
 
-  private final SqlParser parser = new SqlParser();
+  private final AdmissionConfig config;
+  private final SqlParser parser;
   // admitted statements by exact text; rejections are not cached (they throw)
   private final Cache<String, AdmittedQuery> admitted =
       Caffeine.newBuilder()
@@ -35,17 +34,26 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
           .<String, AdmittedQuery>weigher((sql, q) -> sql.length() + 64)
           .build();
 
-  public DuckDbSqlAdmission() {}
+  /** Admission with {@link AdmissionConfig#defaults()}. */
+  public DuckDbSqlAdmission() {
+    this(AdmissionConfig.defaults());
+  }
+
+  public DuckDbSqlAdmission(AdmissionConfig config) {
+    this.config = java.util.Objects.requireNonNull(config, "config is null");
+    this.parser = new SqlParser(config);
+  }
 
   @Override
   public AdmittedQuery admit(String sql) {
     if (sql == null || sql.isBlank()) {
       throw new LakeException(ErrorCode.INVALID_SQL, "SQL text is empty");
     }
-    if (sql.length() > MAX_SQL_CHARS) {
-      throw new LakeException(
-          ErrorCode.INVALID_SQL, "SQL text is longer than " + MAX_SQL_CHARS + " characters");
+    AdmittedQuery cached = admitted.getIfPresent(sql);
+    if (cached != null) {
+      return cached;
     }
+    SqlBounds.check(sql, config); // linear and cheap: before DuckDB spends anything on the text
     return admitted.get(sql, this::decide);
   }
 

@@ -64,29 +64,69 @@ final class TreeChecker {
     if (!node.isObject()) {
       return;
     }
-    boolean scoped = false;
     JsonNode cteMap = node.path("cte_map").path("map");
     if (cteMap.isArray() && cteMap.size() > 0) {
-      Set<String> names = new HashSet<>();
-      for (JsonNode entry : cteMap) {
-        names.add(entry.path("key").asText().toLowerCase(Locale.ROOT));
-      }
-      cteScopes.push(names);
-      scoped = true;
+      walkWithCtes(node, cteMap);
+      return;
     }
+    checkNode(node);
+    walkChildren(node);
+  }
+
+  /**
+   * The children of a checked node. A table function's own call node was checked against the
+   * table-function allowlist, so only its arguments are walked (they are ordinary expressions).
+   */
+  private void walkChildren(JsonNode node) {
+    boolean tableFunction = isTableRef(node) && node.path("type").asText().equals("TABLE_FUNCTION");
+    var fields = node.fields();
+    while (fields.hasNext()) {
+      var field = fields.next();
+      if (field.getKey().equals("cte_map")) {
+        continue; // walked in scope order by walkWithCtes
+      }
+      if (tableFunction && field.getKey().equals("function")) {
+        for (JsonNode part : field.getValue()) {
+          walk(part);
+        }
+      } else {
+        walk(field.getValue());
+      }
+    }
+  }
+
+  /**
+   * SQL scoping of a WITH list: each CTE body sees only the CTEs defined before it (and itself when
+   * it is recursive); the rest of the statement sees all of them. DuckDB resolves a name a CTE body
+   * cannot see as a catalog object, so a forward reference must not count as a CTE.
+   */
+  private void walkWithCtes(JsonNode node, JsonNode cteMap) {
+    Set<String> visible = new HashSet<>();
+    cteScopes.push(visible);
     try {
-      if (node.has("class")) {
-        checkExpression(node);
-      } else if (isTableRef(node)) {
-        checkTableRef(node);
+      for (JsonNode entry : cteMap) {
+        String name = entry.path("key").asText().toLowerCase(Locale.ROOT);
+        JsonNode body = entry.path("value");
+        boolean recursive =
+            body.path("query").path("node").path("type").asText().equals("RECURSIVE_CTE_NODE");
+        if (recursive) {
+          visible.add(name);
+        }
+        walk(body);
+        visible.add(name);
       }
-      for (JsonNode child : node) {
-        walk(child);
-      }
+      checkNode(node);
+      walkChildren(node);
     } finally {
-      if (scoped) {
-        cteScopes.pop();
-      }
+      cteScopes.pop();
+    }
+  }
+
+  private void checkNode(JsonNode node) {
+    if (node.has("class")) {
+      checkExpression(node);
+    } else if (isTableRef(node)) {
+      checkTableRef(node);
     }
   }
 
@@ -164,7 +204,21 @@ final class TreeChecker {
   }
 
   private static void checkExpression(JsonNode expr) {
-    if (!expr.path("class").asText().equals("FUNCTION")) {
+    String kind = expr.path("class").asText();
+    if (kind.equals("COLUMN_REF")) {
+      JsonNode names = expr.path("column_names");
+      if (names.size() == 1
+          && AdmissionRules.VALUE_FUNCTIONS.contains(
+              names.get(0).asText().toLowerCase(Locale.ROOT))) {
+        throw notAllowed(
+            "'"
+                + names.get(0).asText()
+                + "' is not allowed unqualified: DuckDB reads it as a session function;"
+                + " qualify a column of that name with its table");
+      }
+      return;
+    }
+    if (!kind.equals("FUNCTION") && !kind.equals("WINDOW")) {
       return;
     }
     String name = expr.path("function_name").asText().toLowerCase(Locale.ROOT);
@@ -178,6 +232,17 @@ final class TreeChecker {
     }
     if (!catalog.isEmpty() || !(schema.isEmpty() || schema.equals("main"))) {
       throw notAllowed("Qualified function names are not allowed: " + schema + "." + name + "()");
+    }
+    boolean allowed =
+        kind.equals("WINDOW")
+            ? FunctionAllowlist.windowAllowed(name)
+            : FunctionAllowlist.callAllowed(name);
+    if (!allowed) {
+      throw notAllowed(
+          "Function "
+              + name
+              + "() is not allowed: lake admits only the functions listed in"
+              + " docs/sql-admission.md");
     }
   }
 

@@ -288,11 +288,11 @@ class DuckDbSqlAdmissionTest {
 
   @Test
   void admit_rejects_overlongSql() {
-    String sql = "SELECT 1" + " ".repeat(DuckDbSqlAdmission.MAX_SQL_CHARS);
+    String sql = "SELECT 1" + " ".repeat(AdmissionConfig.DEFAULT_MAX_SQL_CHARS);
     assertThatThrownBy(() -> admission.admit(sql))
         .isInstanceOfSatisfying(
-            LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SQL))
-        .hasMessage("SQL text is longer than 1048576 characters");
+            LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+        .hasMessage("SQL text is longer than 1048576 characters (maxSqlChars)");
   }
 
   @Test
