@@ -1,0 +1,213 @@
+package dev.lake.infra;
+
+import io.github.cdklabs.cdknag.NagPackSuppression;
+import io.github.cdklabs.cdknag.NagSuppressions;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
+import software.amazon.awscdk.services.ec2.Peer;
+import software.amazon.awscdk.services.ec2.Port;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ecr.IRepository;
+import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
+import software.amazon.awscdk.services.ecs.Cluster;
+import software.amazon.awscdk.services.ecs.ContainerDefinitionOptions;
+import software.amazon.awscdk.services.ecs.ContainerImage;
+import software.amazon.awscdk.services.ecs.ContainerInsights;
+import software.amazon.awscdk.services.ecs.CpuArchitecture;
+import software.amazon.awscdk.services.ecs.CpuUtilizationScalingProps;
+import software.amazon.awscdk.services.ecs.DeploymentCircuitBreaker;
+import software.amazon.awscdk.services.ecs.FargateService;
+import software.amazon.awscdk.services.ecs.FargateTaskDefinition;
+import software.amazon.awscdk.services.ecs.LoadBalancerTargetOptions;
+import software.amazon.awscdk.services.ecs.LogDriver;
+import software.amazon.awscdk.services.ecs.MemoryUtilizationScalingProps;
+import software.amazon.awscdk.services.ecs.OperatingSystemFamily;
+import software.amazon.awscdk.services.ecs.PortMapping;
+import software.amazon.awscdk.services.ecs.RuntimePlatform;
+import software.amazon.awscdk.services.ecs.ScalableTaskCount;
+import software.amazon.awscdk.services.ecs.Secret;
+import software.amazon.awscdk.services.elasticloadbalancingv2.AddNetworkTargetsProps;
+import software.amazon.awscdk.services.elasticloadbalancingv2.AlpnPolicy;
+import software.amazon.awscdk.services.elasticloadbalancingv2.BaseNetworkListenerProps;
+import software.amazon.awscdk.services.elasticloadbalancingv2.HealthCheck;
+import software.amazon.awscdk.services.elasticloadbalancingv2.ListenerCertificate;
+import software.amazon.awscdk.services.elasticloadbalancingv2.NetworkListener;
+import software.amazon.awscdk.services.elasticloadbalancingv2.NetworkLoadBalancer;
+import software.amazon.awscdk.services.elasticloadbalancingv2.NetworkTargetGroup;
+import software.amazon.awscdk.services.elasticloadbalancingv2.Protocol;
+import software.amazon.awscdk.services.elasticloadbalancingv2.SslPolicy;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.constructs.Construct;
+
+/**
+ * The front door: {@code bin/lake serve} as a Fargate service in private subnets behind a Network
+ * Load Balancer whose TLS listener (ALPN h2 only, for gRPC) terminates TLS and forwards plain
+ * HTTP/2 to the tasks, which therefore run with {@code --trusted-tls-proxy}. The principals file
+ * reaches the container as an ECS secret read by the task's execution role, never the task role.
+ */
+final class FrontDoorService extends Construct {
+  static final String CONTAINER = "frontdoor";
+  static final int TLS_PORT = 443;
+
+  final FargateService service;
+  final FargateTaskDefinition task;
+  final NetworkLoadBalancer loadBalancer;
+  final NetworkTargetGroup targets;
+  final LogGroup logs;
+
+  FrontDoorService(
+      Construct scope,
+      String id,
+      LakeSettings settings,
+      Vpc vpc,
+      LakeData data,
+      IRepository repository,
+      String imageTag,
+      String certificateArn,
+      Map<String, String> sharedEnvironment) {
+    super(scope, id);
+    logs = LakeData.logGroup(this, "Logs");
+    Cluster cluster =
+        Cluster.Builder.create(this, "Cluster")
+            .vpc(vpc)
+            .containerInsightsV2(ContainerInsights.ENABLED)
+            .build();
+    task =
+        FargateTaskDefinition.Builder.create(this, "Task")
+            .cpu(settings.frontDoorCpu())
+            .memoryLimitMiB(settings.frontDoorMemoryMiB())
+            .runtimePlatform(
+                RuntimePlatform.builder()
+                    .cpuArchitecture(CpuArchitecture.X86_64)
+                    .operatingSystemFamily(OperatingSystemFamily.LINUX)
+                    .build())
+            .build();
+    Map<String, String> environment = new java.util.TreeMap<>(sharedEnvironment);
+    environment.put(LakeEnv.HOST, "0.0.0.0");
+    environment.put(LakeEnv.PORT, Integer.toString(settings.frontDoorPort()));
+    environment.put(LakeEnv.TRUSTED_TLS_PROXY, "true");
+    environment.put(LakeEnv.DURABLE, "aws");
+    environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
+    environment.put(LakeEnv.METRICS_HOST, "0.0.0.0");
+    environment.put(LakeEnv.METRICS_PORT, Integer.toString(settings.metricsPort()));
+    task.addContainer(
+        CONTAINER,
+        ContainerDefinitionOptions.builder()
+            .image(ContainerImage.fromEcrRepository(repository, imageTag))
+            .environment(environment)
+            .secrets(Map.of(LakeEnv.PRINCIPALS_JSON, Secret.fromSecretsManager(data.principals)))
+            .logging(
+                LogDriver.awsLogs(
+                    AwsLogDriverProps.builder().logGroup(logs).streamPrefix(CONTAINER).build()))
+            .portMappings(
+                List.of(
+                    PortMapping.builder().containerPort(settings.frontDoorPort()).build(),
+                    PortMapping.builder().containerPort(settings.metricsPort()).build()))
+            .stopTimeout(Duration.seconds(60))
+            .build());
+    SecurityGroup group =
+        SecurityGroup.Builder.create(this, "Tasks")
+            .vpc(vpc)
+            .description(
+                "lake front door tasks: Flight from the load balancer, scrapes from the VPC")
+            .allowAllOutbound(true)
+            .build();
+    // NLB targets of type IP see the load balancer's private addresses: the VPC range suffices
+    group.addIngressRule(
+        Peer.ipv4(LakeStack.VPC_CIDR),
+        Port.tcp(settings.frontDoorPort()),
+        "Flight (HTTP/2) from the load balancer");
+    group.addIngressRule(
+        Peer.ipv4(LakeStack.VPC_CIDR),
+        Port.tcp(settings.metricsPort()),
+        "Prometheus scrape from inside the VPC");
+    service =
+        FargateService.Builder.create(this, "Service")
+            .cluster(cluster)
+            .taskDefinition(task)
+            .desiredCount(settings.frontDoorMinTasks())
+            .minHealthyPercent(100)
+            .maxHealthyPercent(200)
+            .circuitBreaker(DeploymentCircuitBreaker.builder().enable(true).rollback(true).build())
+            .vpcSubnets(
+                SubnetSelection.builder().subnetType(SubnetType.PRIVATE_WITH_EGRESS).build())
+            .securityGroups(List.of(group))
+            .assignPublicIp(false)
+            .build();
+    ScalableTaskCount scaling =
+        service.autoScaleTaskCount(
+            EnableScalingProps.builder()
+                .minCapacity(settings.frontDoorMinTasks())
+                .maxCapacity(settings.frontDoorMaxTasks())
+                .build());
+    scaling.scaleOnCpuUtilization(
+        "Cpu",
+        CpuUtilizationScalingProps.builder()
+            .targetUtilizationPercent(60)
+            .scaleOutCooldown(Duration.minutes(1))
+            .scaleInCooldown(Duration.minutes(5))
+            .build());
+    scaling.scaleOnMemoryUtilization(
+        "Memory",
+        MemoryUtilizationScalingProps.builder()
+            .targetUtilizationPercent(70)
+            .scaleOutCooldown(Duration.minutes(1))
+            .scaleInCooldown(Duration.minutes(5))
+            .build());
+    loadBalancer =
+        NetworkLoadBalancer.Builder.create(this, "LoadBalancer")
+            .vpc(vpc)
+            .internetFacing(settings.internetFacing())
+            .crossZoneEnabled(true)
+            .build();
+    loadBalancer.logAccessLogs(data.accessLogs, "nlb");
+    NetworkListener listener =
+        loadBalancer.addListener(
+            "Tls",
+            BaseNetworkListenerProps.builder()
+                .port(TLS_PORT)
+                .protocol(Protocol.TLS)
+                .certificates(List.of(ListenerCertificate.fromArn(certificateArn)))
+                .sslPolicy(SslPolicy.RECOMMENDED_TLS)
+                .alpnPolicy(AlpnPolicy.HTTP2_ONLY)
+                .build());
+    targets =
+        listener.addTargets(
+            "FrontDoor",
+            AddNetworkTargetsProps.builder()
+                .port(settings.frontDoorPort())
+                .protocol(Protocol.TCP)
+                .targets(
+                    List.of(
+                        service.loadBalancerTarget(
+                            LoadBalancerTargetOptions.builder()
+                                .containerName(CONTAINER)
+                                .containerPort(settings.frontDoorPort())
+                                .build())))
+                .healthCheck(
+                    HealthCheck.builder()
+                        .protocol(Protocol.TCP)
+                        .interval(Duration.seconds(10))
+                        .healthyThresholdCount(2)
+                        .unhealthyThresholdCount(2)
+                        .build())
+                // in-flight streams get this long to finish when a task leaves
+                .deregistrationDelay(Duration.seconds(60))
+                .build());
+    NagSuppressions.addResourceSuppressions(
+        task,
+        List.of(
+            NagPackSuppression.builder()
+                .id("AwsSolutions-ECS2")
+                .reason(
+                    "The environment holds only resource names and settings (LAKE_*); the one"
+                        + " secret, the principals file, is injected from Secrets Manager.")
+                .build()),
+        true);
+  }
+}

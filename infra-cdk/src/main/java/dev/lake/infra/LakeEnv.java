@@ -1,0 +1,47 @@
+package dev.lake.infra;
+
+/**
+ * The environment variables through which the stack hands resource names and settings to the code.
+ * The convention shared with the runtime: command-line flag {@code --foo-bar} is environment
+ * variable {@code LAKE_FOO_BAR} (one definition, read by the composition root of {@code bin/lake
+ * serve} and of the worker). Only names live here, never values that are secret.
+ */
+final class LakeEnv {
+  // resources shared by the front door and the worker (--result-bucket, --job-table, ...)
+  static final String RESULT_BUCKET = "LAKE_RESULT_BUCKET";
+  static final String JOB_TABLE = "LAKE_JOB_TABLE";
+  static final String JOB_QUEUE_URL = "LAKE_JOB_QUEUE_URL";
+  static final String KMS_KEY_ID = "LAKE_KMS_KEY_ID";
+  static final String REGISTRY_TABLE = "LAKE_REGISTRY_TABLE";
+  static final String AWS_REGION = "LAKE_AWS_REGION";
+  static final String RESULT_PREFIX = "LAKE_RESULT_PREFIX";
+  static final String KEY_RING_PREFIX = "LAKE_KEY_RING_PREFIX";
+
+  // the front door (bin/lake serve)
+  static final String HOST = "LAKE_HOST";
+  static final String PORT = "LAKE_PORT";
+  static final String DURABLE = "LAKE_DURABLE";
+  static final String TRUSTED_TLS_PROXY = "LAKE_TRUSTED_TLS_PROXY";
+  static final String SPILL_DIR = "LAKE_SPILL_DIR";
+  static final String METRICS_HOST = "LAKE_METRICS_HOST";
+  static final String METRICS_PORT = "LAKE_METRICS_PORT";
+
+  /**
+   * The principals JSON injected by ECS from Secrets Manager; the image's entrypoint writes it to a
+   * private file, points {@code LAKE_PRINCIPALS_FILE} at it and removes this variable before the
+   * JVM starts.
+   */
+  static final String PRINCIPALS_JSON = "LAKE_PRINCIPALS_JSON";
+
+  // the worker (Lambda)
+  static final String WORKER_MAX_EXECUTION_SECONDS = "LAKE_WORKER_MAX_EXECUTION_SECONDS";
+  static final String WORKER_LAMBDA_MARGIN_SECONDS = "LAKE_WORKER_LAMBDA_MARGIN_SECONDS";
+  static final String ENGINE_TEMP = "LAKE_ENGINE_TEMP";
+
+  /** Object-key prefixes in the result bucket; they must equal the runtime's defaults. */
+  static final String RESULTS = "results";
+
+  static final String TICKET_KEYS = "ticket-keys";
+
+  private LakeEnv() {}
+}
