@@ -3,6 +3,7 @@ package dev.lake.bench;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -10,7 +11,8 @@ import java.util.Set;
  * Settings of one bench run, validated once.
  *
  * @param scaleFactor TPC-H scale factor (default 1; quick runs use 0.1; 0.001 - 100)
- * @param warmups untimed runs per side before measuring (default 3, 0 - 1000)
+ * @param warmups untimed rounds a group always gets before measuring (default 3, 0 - 1000); warm-up
+ *     then continues until the medians settle or a time cap passes ({@link #warmup(boolean)})
  * @param iterations timed runs per side, interleaved across sides (default 15, 1 - 10000)
  * @param out directory for results.jsonl, report.md and chart.svg
  * @param cacheDir where generated data is kept per scale factor and reused
@@ -98,9 +100,32 @@ public record BenchConfig(
     return iterations * 10;
   }
 
-  /** Warm-up runs per side for millisecond-scale requests (P1), enough for the JIT. */
+  /** Minimum warm-up rounds for millisecond-scale requests (P1). */
   public int smallWarmups() {
-    return warmups * 30;
+    return warmups * 10;
+  }
+
+  /**
+   * Time-based warm-up. Millisecond-scale requests ({@code small}, P1) warm for at least 5 s (15 s
+   * in full runs) and compare medians of 20-run windows within 5 %, capped at 20 s (60 s); big
+   * requests (P2-P4) compare 3-run windows within 10 %, capped at 3 s (20 s). A fixed number of
+   * warm-up runs left both sides of a fresh JVM cold, which moved the ratios with the count.
+   */
+  public ClientSpec.Warmup warmup(boolean small) {
+    boolean quick = groupBudgetMillis() > 0;
+    if (small) {
+      return quick
+          ? new ClientSpec.Warmup(5_000, 20_000, 20, 0.05)
+          : new ClientSpec.Warmup(15_000, 60_000, 20, 0.05);
+    }
+    return quick
+        ? new ClientSpec.Warmup(0, 3_000, 3, 0.10)
+        : new ClientSpec.Warmup(2_000, 20_000, 3, 0.10);
+  }
+
+  /** The client spec of big requests (P2-P4): time-based warm-up, budgeted groups. */
+  public ClientSpec spec(String token, List<ClientSpec.Group> groups) {
+    return new ClientSpec(warmups, iterations, token, groups, groupBudgetMillis(), warmup(false));
   }
 
   /**

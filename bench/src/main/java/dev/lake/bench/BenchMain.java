@@ -41,7 +41,11 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--iterations", description = "Timed runs per side (default 15; 7 with --quick).")
   Integer iterations;
 
-  @Option(names = "--warmups", description = "Untimed runs per side first (default 3; 2 quick).")
+  @Option(
+      names = "--warmups",
+      description =
+          "Minimum warm-up rounds (default 3; 1 quick); warm-up then runs until the medians"
+              + " settle or its time cap passes.")
   Integer warmups;
 
   @Option(

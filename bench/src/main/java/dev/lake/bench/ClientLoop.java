@@ -5,6 +5,7 @@ import dev.lake.bench.ClientSpec.Group;
 import dev.lake.bench.ClientSpec.Outcome;
 import dev.lake.bench.ClientSpec.Samples;
 import dev.lake.bench.ClientSpec.Side;
+import dev.lake.bench.ClientSpec.WarmupUsed;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,27 +41,25 @@ public final class ClientLoop {
   /** Runs {@code spec} in this JVM. */
   public static Outcome run(ClientSpec spec) throws Exception {
     Map<String, Map<String, Samples>> groups = new LinkedHashMap<>();
+    Map<String, WarmupUsed> warmups = new LinkedHashMap<>();
     try (BufferAllocator allocator = new RootAllocator();
         ClientSides sides = new ClientSides(allocator, spec.token())) {
       for (Group group : spec.groups()) {
-        groups.put(group.name(), runGroup(spec, group, sides));
+        groups.put(group.name(), runGroup(spec, group, sides, warmups));
       }
     }
-    return new Outcome(groups);
+    return new Outcome(groups, warmups);
   }
 
-  private static Map<String, Samples> runGroup(ClientSpec spec, Group group, ClientSides sides)
+  private static Map<String, Samples> runGroup(
+      ClientSpec spec, Group group, ClientSides sides, Map<String, WarmupUsed> warmups)
       throws Exception {
     for (Side side : group.sides()) {
       sides.prepare(side);
     }
     ExecutorService pool = Executors.newFixedThreadPool(group.concurrency());
     try {
-      for (int w = 0; w < spec.warmups(); w++) {
-        for (Side side : group.sides()) {
-          timedRun(pool, group.concurrency(), sides, side);
-        }
-      }
+      warmups.put(group.name(), warmUp(spec, group, pool, sides));
       Map<String, List<long[]>> runs = new LinkedHashMap<>();
       group.sides().forEach(s -> runs.put(s.name(), new ArrayList<>()));
       int n = group.sides().size();
@@ -90,6 +89,40 @@ public final class ClientLoop {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Warm-up rounds (every side once, the first side rotating) until {@link ClientSpec.Warmup} says
+   * the medians settled or its time cap passed; never fewer than {@code spec.warmups()}.
+   */
+  private static WarmupUsed warmUp(
+      ClientSpec spec, Group group, ExecutorService pool, ClientSides sides) throws Exception {
+    ClientSpec.Warmup rule = spec.warmup();
+    Map<String, List<Double>> times = new LinkedHashMap<>();
+    group.sides().forEach(s -> times.put(s.name(), new ArrayList<>()));
+    int n = group.sides().size();
+    long start = System.nanoTime();
+    int rounds = 0;
+    boolean stable = rule.maxMillis() == 0;
+    while (true) {
+      long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+      if (rounds >= spec.warmups() && elapsedMillis >= rule.minMillis()) {
+        if (rule.maxMillis() == 0) {
+          break;
+        }
+        stable = WarmupRule.settled(times.values(), rule.window(), rule.tolerance());
+        if (stable || elapsedMillis >= rule.maxMillis()) {
+          break;
+        }
+      }
+      for (int k = 0; k < n; k++) {
+        Side side = group.sides().get((rounds + k) % n);
+        long[] run = timedRun(pool, group.concurrency(), sides, side);
+        times.get(side.name()).add(run[0] / 1e6);
+      }
+      rounds++;
+    }
+    return new WarmupUsed(rounds, (System.nanoTime() - start) / 1_000_000, stable);
   }
 
   /** One timed run: {@code concurrency} requests released together; wall time until all end. */

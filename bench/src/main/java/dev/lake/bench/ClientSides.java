@@ -14,6 +14,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallOption;
@@ -38,7 +41,10 @@ import org.duckdb.DuckDBResultSet;
  * DuckDB run takes its own connection).
  */
 final class ClientSides implements AutoCloseable {
-  /** What one run of a side received. */
+  /**
+   * What one run of a side received; {@code extra} is side-specific (POLL: submit → done nanos;
+   * FLIGHT: endpoints fetched; FLIGHT_SQL_INFO: endpoints returned).
+   */
   record Received(long bytes, long rows, long extra) {}
 
   private final BufferAllocator allocator;
@@ -95,13 +101,47 @@ final class ClientSides implements AutoCloseable {
     FlightClient client = flightClient(side.target());
     FlightInfo info =
         client.getInfo(FlightDescriptor.command(side.query().getBytes(StandardCharsets.UTF_8)));
+    int parallel = Integer.parseInt(side.options().getOrDefault("parallel", "1"));
+    long[] totals = fetchAll(client, info.getEndpoints(), parallel);
+    return new Received(totals[0], totals[1], info.getEndpoints().size());
+  }
+
+  /** DoGet of every endpoint with {@code parallel} streams at once; returns {Arrow bytes, rows}. */
+  static long[] fetchAll(
+      FlightClient client, List<FlightEndpoint> endpoints, int parallel, CallOption... options)
+      throws Exception {
     long[] totals = new long[2];
-    for (FlightEndpoint endpoint : info.getEndpoints()) {
-      try (FlightStream stream = client.getStream(endpoint.getTicket())) {
-        drain(stream, totals);
+    if (parallel <= 1) {
+      for (FlightEndpoint endpoint : endpoints) {
+        try (FlightStream stream = client.getStream(endpoint.getTicket(), options)) {
+          drain(stream, totals);
+        }
       }
+      return totals;
     }
-    return new Received(totals[0], totals[1], 0);
+    ExecutorService pool = Executors.newFixedThreadPool(parallel);
+    try {
+      List<Future<long[]>> futures = new ArrayList<>();
+      for (FlightEndpoint endpoint : endpoints) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  long[] t = new long[2];
+                  try (FlightStream stream = client.getStream(endpoint.getTicket(), options)) {
+                    drain(stream, t);
+                  }
+                  return t;
+                }));
+      }
+      for (Future<long[]> f : futures) {
+        long[] t = f.get();
+        totals[0] += t[0];
+        totals[1] += t[1];
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return totals;
   }
 
   static void drain(FlightStream stream, long[] totals) {

@@ -9,24 +9,77 @@ import java.util.Map;
  * What a client loop runs: groups of sides measured interleaved (side A, side B, side A, …) after
  * warm-up. Serialized as JSON to hand it to a client JVM.
  *
+ * @param warmups warm-up rounds a group always gets (every side once per round)
  * @param token bearer token for {@link Kind#FLIGHT_SQL} and {@link Kind#POLL} sides
  * @param groupBudgetMillis when positive, a group stops after the timed round in which its timed
  *     runs exceeded this many milliseconds, but never before {@link #MIN_BUDGETED_RUNS} rounds
+ * @param warmup when warm-up ends beyond {@code warmups} rounds ({@link Warmup#FIXED}: right there)
  */
 public record ClientSpec(
-    int warmups, int iterations, String token, List<Group> groups, long groupBudgetMillis) {
+    int warmups,
+    int iterations,
+    String token,
+    List<Group> groups,
+    long groupBudgetMillis,
+    Warmup warmup) {
   /** Timed rounds a budgeted group always gets. */
   public static final int MIN_BUDGETED_RUNS = 2;
 
   public ClientSpec(int warmups, int iterations, String token, List<Group> groups) {
-    this(warmups, iterations, token, groups, 0);
+    this(warmups, iterations, token, groups, 0, Warmup.FIXED);
   }
 
   public ClientSpec {
     requireNonNull(token, "token is null");
+    requireNonNull(warmup, "warmup is null");
     groups = List.copyOf(requireNonNull(groups, "groups is null"));
     if (warmups < 0 || iterations < 1) {
       throw new IllegalArgumentException("warmups >= 0 and iterations >= 1 required");
+    }
+  }
+
+  /**
+   * Time-based warm-up: rounds continue for at least {@code minMillis}, then until every side's
+   * median over the last {@code window} runs is within {@code tolerance} of its median over the
+   * {@code window} runs before (the median has stabilized), or until {@code maxMillis} of warm-up
+   * have passed.
+   *
+   * @param minMillis warm-up time always spent (JIT and caches of both sides)
+   * @param maxMillis warm-up time cap; 0 = only the fixed {@code warmups} rounds
+   * @param window runs per side compared (at least 1)
+   * @param tolerance relative change of the median still counted as stable, e.g. 0.1
+   */
+  public record Warmup(long minMillis, long maxMillis, int window, double tolerance) {
+    public static final Warmup FIXED = new Warmup(0, 0, 1, 0);
+
+    public Warmup {
+      if (minMillis < 0
+          || maxMillis < minMillis
+          || window < 1
+          || !(tolerance >= 0 && tolerance < 1)) {
+        throw new IllegalArgumentException(
+            "warm-up needs 0 <= minMillis <= maxMillis, window >= 1, tolerance in [0, 1): "
+                + minMillis
+                + ", "
+                + maxMillis
+                + ", "
+                + window
+                + ", "
+                + tolerance);
+      }
+    }
+  }
+
+  /** The warm-up a group actually got: rounds, milliseconds, and whether its medians settled. */
+  public record WarmupUsed(int rounds, long millis, boolean stable) {
+    /** E.g. {@code warm-up 14 rounds / 3.2 s (median stable)}. */
+    public String describe() {
+      return String.format(
+          java.util.Locale.ROOT,
+          "warm-up %d rounds / %.1f s (%s)",
+          rounds,
+          millis / 1e3,
+          stable ? "median stable" : "time cap reached before the median settled");
     }
   }
 
@@ -78,10 +131,17 @@ public record ClientSpec(
     }
   }
 
-  /** Per side of every group: one entry per timed run. */
-  public record Outcome(Map<String, Map<String, Samples>> groups) {
+  /** Per side of every group: one entry per timed run; per group: the warm-up it got. */
+  public record Outcome(Map<String, Map<String, Samples>> groups, Map<String, WarmupUsed> warmups) {
     public Outcome {
       groups = Map.copyOf(requireNonNull(groups, "groups is null"));
+      warmups = Map.copyOf(requireNonNull(warmups, "warmups is null"));
+    }
+
+    /** The warm-up of {@code group}, described for a result note. */
+    public String warmupNote(String group) {
+      WarmupUsed w = warmups.get(group);
+      return w == null ? "warm-up unknown" : w.describe();
     }
 
     public Samples get(String group, String side) {

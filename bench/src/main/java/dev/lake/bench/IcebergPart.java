@@ -22,13 +22,21 @@ final class IcebergPart implements AutoCloseable {
   private final IcebergFederation federation;
   private final AtomicInteger coldTables = new AtomicInteger();
   private final long runId = System.currentTimeMillis();
+  private final Path parquet;
 
-  private IcebergPart(RestCatalogFixture fixture, IcebergFederation federation) {
+  private IcebergPart(RestCatalogFixture fixture, IcebergFederation federation, Path parquet) {
     this.fixture = fixture;
     this.federation = federation;
+    this.parquet = parquet;
   }
 
-  static IcebergPart start(Path dataDir, double sf, BufferAllocator allocator) throws Exception {
+  /**
+   * Starts the catalog over {@code dataDir/iceberg-baseline-layout} and writes the TPC-H tables
+   * from the Parquet baseline files in {@code parquet} when missing. (The directory name changed
+   * when the data files became copies of the baseline's layout; older {@code iceberg/} caches held
+   * GZIP files with one 500,000-row group each and are no longer read.)
+   */
+  static IcebergPart start(Path dataDir, Path parquet, BufferAllocator allocator) throws Exception {
     // Iceberg 1.11 registers its file-format models in FormatModelRegistry's static initializer,
     // by reflection through the thread's context class loader. If the first touch happens on a
     // DuckDB scan thread (attached from native code, no context class loader), registration
@@ -36,19 +44,19 @@ final class IcebergPart implements AutoCloseable {
     // PARQUET". Initialize it here on a normal Java thread. (Reported to lake-iceberg.)
     Class.forName(
         "org.apache.iceberg.formats.FormatModelRegistry", true, IcebergPart.class.getClassLoader());
-    Path dir = dataDir.resolve("iceberg");
+    Path dir = dataDir.resolve("iceberg-baseline-layout");
     Path warehouse = dir.resolve("warehouse");
     Files.createDirectories(warehouse);
     RestCatalogFixture fixture =
         RestCatalogFixture.start(dir, warehouse.toString(), Map.of(), 0, Optional.empty());
     try {
-      TpchIceberg.ensure(fixture.backend(), sf);
+      TpchIceberg.ensure(fixture.backend(), parquet);
       IcebergFederation federation =
           IcebergFederation.connect(
               IcebergConfig.fromFlags(
                   fixture.uri().toString(), null, TpchIceberg.NAMESPACE + "," + COLD_NAMESPACE),
               allocator);
-      return new IcebergPart(fixture, federation);
+      return new IcebergPart(fixture, federation, parquet);
     } catch (Exception | Error e) {
       fixture.close();
       throw e;
@@ -62,7 +70,7 @@ final class IcebergPart implements AutoCloseable {
   /** A new tiny table in {@link #COLD_NAMESPACE}, created through the backend (not counted). */
   String coldTable() {
     String name = "nation_" + runId + "_" + coldTables.incrementAndGet();
-    TpchIceberg.createNation(fixture.backend(), COLD_NAMESPACE, name);
+    TpchIceberg.createNation(fixture.backend(), COLD_NAMESPACE, name, parquet);
     return "iceberg." + COLD_NAMESPACE + "." + name;
   }
 

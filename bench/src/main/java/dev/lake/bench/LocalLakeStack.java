@@ -96,7 +96,7 @@ final class LocalLakeStack implements LakeStack {
       if (LakeStacks.present("dev.lake.iceberg.IcebergFederation")
           && LakeStacks.present("dev.lake.iceberg.demo.RestCatalogFixture")) {
         start = System.nanoTime();
-        iceberg = Optional.of(IcebergPart.start(dataDir, config.scaleFactor(), allocator));
+        iceberg = Optional.of(IcebergPart.start(dataDir, context.parquet(), allocator));
         context.note(
             "iceberg data and REST catalog ready in %.1f s", (System.nanoTime() - start) / 1e9);
         catalogs.add(

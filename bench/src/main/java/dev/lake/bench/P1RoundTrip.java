@@ -47,7 +47,9 @@ final class P1RoundTrip implements Metric {
                     config.smallWarmups(),
                     config.smallIterations(),
                     lake.map(LakeStack::token).orElse("none"),
-                    List.of(new Group("p1", 1, sides))));
+                    List.of(new Group("p1", 1, sides)),
+                    0,
+                    config.warmup(true)));
     raw.remove("nation");
     Stats rawStats = outcome.get("p1", "raw").millis();
     Stats duck = outcome.get("p1", "duckdb").millis();
@@ -64,9 +66,10 @@ final class P1RoundTrip implements Metric {
     String note =
         String.format(
             java.util.Locale.ROOT,
-            "target p50 ≤ 1.5× raw and ≤ 3 ms; %d runs; %d rows",
+            "target p50 ≤ 1.5× raw and ≤ 3 ms; %d runs; %d rows; %s",
             lakeStats.count(),
-            l.rows().get(0));
+            l.rows().get(0),
+            outcome.warmupNote("p1"));
     return List.of(
         Result.measured(id(), "vs-raw-flight", lakeStats, rawStats, "ms", rawLabel, false, note),
         Result.measured(id(), "vs-duckdb", lakeStats, duck, "ms", duckLabel, false, note));

@@ -48,12 +48,9 @@ final class P2Streaming implements Metric {
           context
               .clients()
               .run(
-                  new ClientSpec(
-                      Math.min(config.warmups(), 2),
-                      config.iterations(),
+                  config.spec(
                       lake.map(LakeStack::token).orElse("none"),
-                      List.of(new Group("p2", 1, sides)),
-                      config.groupBudgetMillis()));
+                      List.of(new Group("p2", 1, sides))));
     } finally {
       raw.remove("lineitem");
     }
@@ -73,13 +70,14 @@ final class P2Streaming implements Metric {
         String.format(
             Locale.ROOT,
             "target ≥ 0.9× raw; lake %d rows / %.0f MB in %.0f ms p50, raw %d rows in %.0f ms;"
-                + " %d runs",
+                + " %d runs; %s",
             l.rows().get(0),
             l.bytes().get(0) / 1e6,
             l.millis().median(),
             r.rows().get(0),
             r.millis().median(),
-            l.nanos().size());
+            l.nanos().size(),
+            outcome.warmupNote("p2"));
     return List.of(
         Result.measured(
             id(),

@@ -54,15 +54,7 @@ final class P3TpchQueries implements Metric {
       groups.add(new Group(q, 1, sides));
     }
     Outcome outcome =
-        context
-            .clients()
-            .run(
-                new ClientSpec(
-                    config.warmups(),
-                    config.iterations(),
-                    lake.map(LakeStack::token).orElse("none"),
-                    groups,
-                    config.groupBudgetMillis()));
+        context.clients().run(config.spec(lake.map(LakeStack::token).orElse("none"), groups));
     List<Result> results = new ArrayList<>();
     for (String variant : List.of("lance", "iceberg")) {
       Optional<String> missing =
@@ -83,9 +75,10 @@ final class P3TpchQueries implements Metric {
             l.rows().get(0).equals(duck.rows().get(0))
                 ? String.format(
                     Locale.ROOT,
-                    "target ≤ 1.3×; %d result rows; %d runs",
+                    "target ≤ 1.3×; %d result rows; %d runs; %s",
                     l.rows().get(0),
-                    l.nanos().size())
+                    l.nanos().size(),
+                    outcome.warmupNote(q))
                 : String.format(
                     Locale.ROOT,
                     "ROW COUNT DIFFERS: lake %d, DuckDB %d",

@@ -3,20 +3,13 @@ package dev.lake.bench;
 import com.google.protobuf.Any;
 import dev.lake.bench.ClientSpec.Side;
 import dev.lake.core.job.SubmissionIds;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallOption;
 import org.apache.arrow.flight.FlightCallHeaders;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightDescriptor;
-import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
-import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.HeaderCallOption;
 import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
@@ -55,30 +48,7 @@ final class PollSide {
     }
     long done = System.nanoTime() - start;
     FlightInfo info = poll.getFlightInfo();
-    List<FlightEndpoint> parts = info.getEndpoints();
-    long[] totals = new long[2];
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel));
-    try {
-      List<Future<long[]>> futures = new ArrayList<>();
-      for (FlightEndpoint part : parts) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  long[] t = new long[2];
-                  try (FlightStream stream = client.getStream(part.getTicket(), auth)) {
-                    ClientSides.drain(stream, t);
-                  }
-                  return t;
-                }));
-      }
-      for (Future<long[]> f : futures) {
-        long[] t = f.get();
-        totals[0] += t[0];
-        totals[1] += t[1];
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    long[] totals = ClientSides.fetchAll(client, info.getEndpoints(), parallel, auth);
     return new ClientSides.Received(totals[0], totals[1], done);
   }
 }

@@ -3,6 +3,7 @@ package dev.lake.bench;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +41,7 @@ final class RawFlightServer implements AutoCloseable {
 
   private final BufferAllocator allocator;
   private final Map<String, Dataset> datasets = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> parts = new ConcurrentHashMap<>();
   private final FlightServer server;
 
   RawFlightServer(BufferAllocator allocator) throws java.io.IOException {
@@ -61,7 +63,36 @@ final class RawFlightServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Serves {@code dataset} as parts of at most {@code partRows} rows (whole batches): GetFlightInfo
+   * of {@code name} answers one endpoint per part, like a durable result with several parts.
+   */
+  void putParts(String name, Dataset dataset, long partRows) {
+    List<String> names = new ArrayList<>();
+    List<ArrowRecordBatch> current = new ArrayList<>();
+    long rows = 0;
+    for (ArrowRecordBatch batch : dataset.batches()) {
+      if (!current.isEmpty() && rows + batch.getLength() > partRows) {
+        names.add(name + "/" + names.size());
+        put(names.get(names.size() - 1), new Dataset(dataset.schema(), current));
+        current = new ArrayList<>();
+        rows = 0;
+      }
+      current.add(batch);
+      rows += batch.getLength();
+    }
+    if (!current.isEmpty()) {
+      names.add(name + "/" + names.size());
+      put(names.get(names.size() - 1), new Dataset(dataset.schema(), current));
+    }
+    parts.put(name, List.copyOf(names));
+  }
+
   void remove(String name) {
+    List<String> partNames = parts.remove(name);
+    if (partNames != null) {
+      partNames.forEach(this::remove);
+    }
     Dataset old = datasets.remove(name);
     if (old != null) {
       old.batches().forEach(ArrowRecordBatch::close);
@@ -87,6 +118,20 @@ final class RawFlightServer implements AutoCloseable {
   private final class Producer extends NoOpFlightProducer {
     @Override
     public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
+      List<String> partNames =
+          parts.get(new String(descriptor.getCommand(), StandardCharsets.UTF_8));
+      if (partNames != null) {
+        List<FlightEndpoint> endpoints = new ArrayList<>();
+        long rows = 0;
+        Schema schema = null;
+        for (String part : partNames) {
+          Dataset d = find(part.getBytes(StandardCharsets.UTF_8));
+          endpoints.add(new FlightEndpoint(new Ticket(part.getBytes(StandardCharsets.UTF_8))));
+          rows += d.rows();
+          schema = d.schema();
+        }
+        return new FlightInfo(schema, descriptor, endpoints, -1, rows);
+      }
       Dataset d = find(descriptor.getCommand());
       return new FlightInfo(
           d.schema(),

@@ -78,7 +78,9 @@ final class Report {
     s.append(
         String.format(
             Locale.ROOT,
-            "TPC-H scale factor %s · %d warm-up + %d timed runs per side, interleaved · client %s\n\n",
+            "TPC-H scale factor %s · warm-up of at least %d rounds, then until the medians settle"
+                + " (each note gives the warm-up used) · up to %d timed runs per side,"
+                + " interleaved · client %s\n\n",
             trim(config.scaleFactor()),
             config.warmups(),
             config.iterations(),

@@ -1,19 +1,25 @@
 package dev.lake.bench;
 
 import io.trino.tpch.TpchColumn;
-import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.time.LocalDate;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.AppendFiles;
-import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -21,27 +27,28 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericAppenderFactory;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.encryption.EncryptedFiles;
-import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
  * TPC-H as an Iceberg table set ({@code tpch.<table>}, format v2, unpartitioned, Parquet data files
- * of at most {@link #ROWS_PER_FILE} rows) written through a catalog's backend, with the same types
- * as the Lance and Parquet copies: BIGINT keys, INTEGER counts, DECIMAL(15,2), DATE, VARCHAR.
+ * of at most {@link #ROWS_PER_FILE} rows) written through a catalog's backend from the Parquet
+ * baseline files: the same rows, types (BIGINT keys, INTEGER counts, DECIMAL(15,2), DATE, VARCHAR),
+ * codec (Snappy) and row groups (122,880 rows) as the files DuckDB reads in the baselines, so the
+ * Iceberg figures compare read paths, not file layouts.
  */
 final class TpchIceberg {
   static final String NAMESPACE = "tpch";
-  static final int ROWS_PER_FILE = 500_000;
+
+  /** Four of DuckDB's 122,880-row groups per file, so row groups line up with the baseline's. */
+  static final int ROWS_PER_FILE = 4 * 122_880;
 
   private TpchIceberg() {}
 
   /** Creates the tables that do not exist yet (one commit per table, so a table is whole). */
-  static void ensure(Catalog catalog, double sf) {
+  static void ensure(Catalog catalog, Path parquet) {
     Namespace ns = Namespace.of(NAMESPACE);
     if (catalog instanceof SupportsNamespaces s && !s.namespaceExists(ns)) {
       s.createNamespace(ns);
@@ -52,25 +59,26 @@ final class TpchIceberg {
         catalog.dropTable(id, true); // an interrupted earlier generation: start this table over
       }
       if (!catalog.tableExists(id)) {
-        write(catalog, id, table, sf);
+        write(catalog, id, table, parquet);
       }
     }
   }
 
   /** Creates {@code namespace.name} holding TPC-H nation: a small table nobody has read yet. */
-  static void createNation(Catalog catalog, String namespace, String name) {
+  static void createNation(Catalog catalog, String namespace, String name, Path parquet) {
     Namespace ns = Namespace.of(namespace);
     if (catalog instanceof SupportsNamespaces s && !s.namespaceExists(ns)) {
       s.createNamespace(ns);
     }
-    write(catalog, TableIdentifier.of(ns, name), TpchTable.NATION, 0.01);
+    write(catalog, TableIdentifier.of(ns, name), TpchTable.NATION, parquet);
   }
 
   static Schema schema(TpchTable<?> table) {
     List<Types.NestedField> fields = new ArrayList<>();
     int id = 1;
     for (TpchColumn<?> c : table.getColumns()) {
-      fields.add(Types.NestedField.required(id++, c.getColumnName(), type(c)));
+      // optional, like the columns DuckDB writes (the rows have no nulls)
+      fields.add(Types.NestedField.optional(id++, c.getColumnName(), type(c)));
     }
     return new Schema(fields);
   }
@@ -85,55 +93,63 @@ final class TpchIceberg {
     };
   }
 
-  private static <E extends TpchEntity> void write(
-      Catalog catalog, TableIdentifier id, TpchTable<E> table, double sf) {
+  /**
+   * Writes {@code table} as the Parquet baseline's own bytes layout: DuckDB {@code COPY} of
+   * row-number ranges of the baseline file (same writer, Snappy, 122,880-row groups), with each
+   * column's Iceberg field id, registered with metrics read from the written footer.
+   */
+  private static void write(Catalog catalog, TableIdentifier id, TpchTable<?> table, Path parquet) {
     Schema schema = schema(table);
     Table t =
         catalog.createTable(
             id, schema, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
-    GenericAppenderFactory factory = new GenericAppenderFactory(schema, t.spec());
-    List<TpchColumn<E>> columns = table.getColumns();
+    String source = quote(parquet.resolve(table.getTableName() + ".parquet").toString());
+    StringBuilder fieldIds = new StringBuilder();
+    for (Types.NestedField f : schema.columns()) {
+      fieldIds.append(fieldIds.length() == 0 ? "" : ", ").append(f.name()).append(": ");
+      fieldIds.append(f.fieldId());
+    }
     AppendFiles append = t.newAppend();
-    DataWriter<Record> writer = null;
-    long rows = 0;
-    try {
-      for (E row : table.createGenerator(sf, 1, 1)) {
-        if (writer == null) {
-          String location = t.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet");
-          writer =
-              factory.newDataWriter(
-                  EncryptedFiles.plainAsEncryptedOutput(t.io().newOutputFile(location)),
-                  FileFormat.PARQUET,
-                  null);
-        }
-        Record r = GenericRecord.create(schema);
-        for (int i = 0; i < columns.size(); i++) {
-          TpchColumn<E> c = columns.get(i);
-          r.set(
-              i,
-              switch (c.getType().getBase()) {
-                case IDENTIFIER -> c.getIdentifier(row);
-                case INTEGER -> c.getInteger(row);
-                case DATE -> LocalDate.ofEpochDay(c.getDate(row));
-                case DOUBLE -> BigDecimal.valueOf(Math.round(c.getDouble(row) * 100), 2);
-                case VARCHAR -> c.getString(row);
-              });
-        }
-        writer.write(r);
-        if (++rows % ROWS_PER_FILE == 0) {
-          writer.close();
-          append.appendFile(writer.toDataFile());
-          writer = null;
-        }
+    try (Connection conn = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = conn.createStatement()) {
+      long rows;
+      try (ResultSet rs = st.executeQuery("SELECT count(*) FROM read_parquet(" + source + ")")) {
+        rs.next();
+        rows = rs.getLong(1);
       }
-      if (writer != null) {
-        writer.close();
-        DataFile last = writer.toDataFile();
-        append.appendFile(last);
+      for (long from = 0; from < Math.max(rows, 1); from += ROWS_PER_FILE) {
+        String location = t.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet");
+        String local = location.startsWith("file:") ? URI.create(location).getPath() : location;
+        Files.createDirectories(Path.of(local).getParent());
+        st.execute(
+            "COPY (SELECT * EXCLUDE (file_row_number) FROM read_parquet("
+                + source
+                + ", file_row_number = true) WHERE file_row_number >= "
+                + from
+                + " AND file_row_number < "
+                + (from + ROWS_PER_FILE)
+                + " ORDER BY file_row_number) TO "
+                + quote(local)
+                + " (FORMAT parquet, FIELD_IDS {"
+                + fieldIds
+                + "})");
+        InputFile in = t.io().newInputFile(location);
+        append.appendFile(
+            DataFiles.builder(t.spec())
+                .withInputFile(in)
+                .withFormat(FileFormat.PARQUET)
+                .withMetrics(ParquetUtil.fileMetrics(in, MetricsConfig.forTable(t)))
+                .build());
       }
+    } catch (SQLException e) {
+      throw new IllegalStateException("writing Iceberg data files of " + id + " failed", e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     append.commit();
+  }
+
+  private static String quote(String s) {
+    return "'" + s.replace("'", "''") + "'";
   }
 }

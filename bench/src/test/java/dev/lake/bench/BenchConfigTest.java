@@ -65,4 +65,17 @@ class BenchConfigTest {
     assertThatThrownBy(() -> new BenchConfig(1, 0, 1, OUT, CACHE, Set.of(), true, 1, 0))
         .hasMessage("concurrentRequests must be between 1 and 2000: 0");
   }
+
+  @Test
+  void warmup_isTimeBased_longerForSmallRequests_andCappedTighterInQuickRuns() {
+    // GIVEN the quick and the full configuration
+    BenchConfig quick = BenchConfig.quick(Path.of("out"), Path.of("cache"));
+    BenchConfig full = BenchConfig.defaults(Path.of("out"), Path.of("cache"));
+
+    // WHEN/THEN small requests warm at least 5 s (15 s) within 5 %, big ones are capped at 3 s
+    assertThat(quick.warmup(true)).isEqualTo(new ClientSpec.Warmup(5_000, 20_000, 20, 0.05));
+    assertThat(quick.warmup(false)).isEqualTo(new ClientSpec.Warmup(0, 3_000, 3, 0.10));
+    assertThat(full.warmup(true).minMillis()).isEqualTo(15_000);
+    assertThat(full.warmup(false).maxMillis()).isEqualTo(20_000);
+  }
 }

@@ -64,4 +64,59 @@ class ClientRunnerTest {
       }
     }
   }
+
+  @Test
+  void parts_fetchedInParallel_afterATimeBasedWarmupThatReportsWhatItUsed() throws Exception {
+    // GIVEN a raw Flight server holding three 10-row batches served as parts of 10 rows
+    try (RootAllocator allocator = new RootAllocator();
+        RawFlightServer raw = new RawFlightServer(allocator)) {
+      Schema schema =
+          new Schema(
+              List.of(Field.nullable("k", new IntVector("k", allocator).getField().getType())));
+      List<org.apache.arrow.vector.ipc.message.ArrowRecordBatch> batches =
+          new java.util.ArrayList<>();
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+        IntVector k = (IntVector) root.getVector("k");
+        for (int b = 0; b < 3; b++) {
+          for (int i = 0; i < 10; i++) {
+            k.setSafe(i, b * 10 + i);
+          }
+          root.setRowCount(10);
+          batches.add(new VectorUnloader(root).getRecordBatch());
+        }
+      }
+      raw.putParts("t", new RawFlightServer.Dataset(schema, batches), 10);
+      ClientSpec spec =
+          new ClientSpec(
+              1,
+              2,
+              "none",
+              List.of(
+                  new Group(
+                      "g",
+                      1,
+                      List.of(
+                          new Side(
+                              "p",
+                              Kind.FLIGHT,
+                              raw.uri(),
+                              "t",
+                              java.util.Map.of("parallel", "2"))))),
+              0,
+              new ClientSpec.Warmup(0, 30_000, 2, 0.99));
+
+      // WHEN the loop runs in this JVM
+      ClientSpec.Outcome outcome = new ClientRunner(false, work).run(spec);
+
+      // THEN every run fetched all three parts (30 rows) and the warm-up stopped once two
+      // 2-run windows had medians within the (loose) tolerance, well before its 30 s cap
+      Samples s = outcome.get("g", "p");
+      assertThat(s.rows()).containsOnly(30L);
+      assertThat(s.extra()).containsOnly(3L);
+      ClientSpec.WarmupUsed warmup = outcome.warmups().get("g");
+      assertThat(warmup.stable()).isTrue();
+      assertThat(warmup.rounds()).isGreaterThanOrEqualTo(4);
+      assertThat(outcome.warmupNote("g")).matches("warm-up \\d+ rounds / .* \\(median stable\\)");
+    }
+  }
 }
