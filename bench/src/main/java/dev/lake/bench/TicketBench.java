@@ -49,7 +49,7 @@ public class TicketBench {
   public void setup() throws Exception {
     LocalKeyRing ring = LocalKeyRing.ephemeral();
     sealer = new TicketSealer(ring, TicketConfig.defaults(), Clock.systemUTC());
-    principal = new Principal("bench", "bench-user", Set.of("lake.tpch"));
+    principal = Principal.of("bench", "bench-user", Set.of("lake.tpch"));
     SnapshotSet snapshots =
         new SnapshotSet(
             Map.of(

@@ -1,5 +1,6 @@
 package dev.lake.frontdoor;
 
+import dev.lake.core.Grant;
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
 import java.util.ArrayList;
@@ -46,11 +47,12 @@ final class IcebergOptions {
   /** Principal grants equal to the allowlist (local mode's demo principal gets these). */
   static List<String> grantsFor(IcebergConfig config) {
     List<String> grants = new ArrayList<>();
+    // typed grants quote a nested namespace ("a.b"), which plain concatenation did not
     for (String ns : config.allowlist().namespaces()) {
-      grants.add(TableRef.ICEBERG + "." + ns);
+      grants.add(Grant.namespace(TableRef.ICEBERG, ns).toString());
     }
     for (TableRef t : config.allowlist().tables()) {
-      grants.add(t.catalog() + "." + t.namespace() + "." + t.table());
+      grants.add(Grant.table(t).toString());
     }
     return grants;
   }

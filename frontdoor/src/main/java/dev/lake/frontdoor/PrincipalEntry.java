@@ -2,6 +2,7 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Grant;
 import dev.lake.core.Principal;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * One line of a deployment principals file: the SHA-256 of a bearer token (never the token) and the
- * principal it authenticates.
+ * principal it authenticates. Grants are parsed as {@link Grant}s (INVALID_ARGUMENT naming the
+ * grant otherwise) and kept in their canonical text, so a nested namespace is always quoted.
  */
 public record PrincipalEntry(String tokenSha256, String tenant, String id, List<String> grants) {
   private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
@@ -18,17 +20,20 @@ public record PrincipalEntry(String tokenSha256, String tenant, String id, List<
     requireNonNull(tokenSha256, "tokenSha256 is null");
     requireNonNull(tenant, "tenant is null");
     requireNonNull(id, "id is null");
-    grants = List.copyOf(requireNonNull(grants, "grants is null"));
+    grants =
+        requireNonNull(grants, "grants is null").stream()
+            .map(g -> Grant.parse(g).toString())
+            .toList();
     tokenSha256 = tokenSha256.toLowerCase(Locale.ROOT);
     if (!HEX64.matcher(tokenSha256).matches()) {
       throw new IllegalArgumentException(
           "tokenSha256 of principal " + id + " must be 64 hex digits (SHA-256 of the token)");
     }
     // validates tenant and id with the same rules as every other principal
-    new Principal(tenant, id, java.util.Set.copyOf(grants));
+    Principal.of(tenant, id, java.util.Set.copyOf(grants));
   }
 
   public Principal principal() {
-    return new Principal(tenant, id, java.util.Set.copyOf(grants));
+    return Principal.of(tenant, id, java.util.Set.copyOf(grants));
   }
 }

@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.Grant;
 import dev.lake.core.Json;
+import dev.lake.core.LakeException;
 import dev.lake.core.Principal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -99,7 +101,14 @@ public final class Principals {
     List<PrincipalEntry> entries = new ArrayList<>();
     for (JsonNode n : list) {
       List<String> grants = new ArrayList<>();
-      n.path("grants").forEach(g -> grants.add(g.asText()));
+      for (JsonNode g : n.path("grants")) {
+        try {
+          grants.add(Grant.parse(g.asText()).toString());
+        } catch (LakeException e) {
+          throw new IllegalArgumentException(
+              "principals file " + file + lineOf(file, g.asText()) + ": " + e.getMessage(), e);
+        }
+      }
       entries.add(
           new PrincipalEntry(
               n.path("tokenSha256").asText(),
@@ -108,6 +117,30 @@ public final class Principals {
               grants));
     }
     return new Principals(entries);
+  }
+
+  /** {@code " line N"} of the first line holding {@code "text"}, or empty if none does. */
+  private static String lineOf(Path file, String text) {
+    String quoted = quote(text);
+    try {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).contains(quoted)) {
+          return " line " + (i + 1);
+        }
+      }
+    } catch (IOException e) {
+      // the file was readable a moment ago; the message simply names no line
+    }
+    return "";
+  }
+
+  private static String quote(String text) {
+    try {
+      return Json.mapper().writeValueAsString(text);
+    } catch (IOException e) {
+      return text;
+    }
   }
 
   /** Writes {@code entries} to {@code file} atomically with owner-only permissions. */

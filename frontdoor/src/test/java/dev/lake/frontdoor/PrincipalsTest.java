@@ -27,7 +27,7 @@ class PrincipalsTest {
     Principals principals = Principals.load(file);
     // THEN
     assertThat(principals.authenticate("s3cret"))
-        .contains(new Principal("acme", "alice", Set.of("lake.tpch")));
+        .contains(Principal.of("acme", "alice", Set.of("lake.tpch")));
     assertThat(principals.authenticate("s3cret ")).isEmpty();
     assertThat(principals.authenticate("")).isEmpty();
     assertThat(principals.authenticate(null)).isEmpty();
@@ -56,6 +56,38 @@ class PrincipalsTest {
                         new PrincipalEntry(hash, "a", "x", List.of()),
                         new PrincipalEntry(hash, "b", "y", List.of()))))
         .hasMessage("two principals share one token hash");
+  }
+
+  @Test
+  void load_rejectsInvalidGrant_namingItsLine() throws Exception {
+    // GIVEN a principals file whose second entry holds an unquoted nested namespace
+    Path file = dir.resolve("principals.json");
+    String hash = Principals.sha256Hex("t1");
+    String other = Principals.sha256Hex("t2");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "{\"principals\": [",
+            "  {\"tokenSha256\": \"" + hash + "\", \"tenant\": \"a\", \"id\": \"x\",",
+            "   \"grants\": [\"lake.tpch\"]},",
+            "  {\"tokenSha256\": \"" + other + "\", \"tenant\": \"a\", \"id\": \"y\",",
+            "   \"grants\": [\"lake.tpch\",",
+            "              \"iceberg.a.b.c\"]}",
+            "]}"));
+    // THEN loading fails, naming the file, the line and the grant
+    assertThatThrownBy(() -> Principals.load(file))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "principals file " + file + " line 6: Invalid grant 'iceberg.a.b.c'");
+  }
+
+  @Test
+  void entry_keepsGrantsInCanonicalForm() {
+    PrincipalEntry e =
+        new PrincipalEntry(
+            Principals.sha256Hex("t"), "a", "x", List.of("LAKE.TPCH", "iceberg.\"A.B\".T"));
+    assertThat(e.grants()).containsExactly("lake.tpch", "iceberg.\"a.b\".t");
   }
 
   @Test

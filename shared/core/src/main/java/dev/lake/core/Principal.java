@@ -2,14 +2,15 @@ package dev.lake.core;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collection;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * An authenticated caller: the tenant it belongs to, its id within the tenant, and the finite set
- * of namespace grants it holds. A grant {@code catalog.namespace} allows every table directly in
- * that namespace; {@code catalog.namespace.table} allows one table.
+ * of typed {@link Grant}s it holds (a namespace, or one table).
  */
-public record Principal(String tenant, String id, Set<String> grants) {
+public record Principal(String tenant, String id, Set<Grant> grants) {
   public Principal {
     requireNonNull(tenant, "tenant is null");
     requireNonNull(id, "id is null");
@@ -22,14 +23,16 @@ public record Principal(String tenant, String id, Set<String> grants) {
     }
   }
 
-  /** Whether this principal may read {@code ref}. */
-  public boolean mayRead(TableRef ref) {
-    return grants.contains(ref.qualifiedNamespace()) || grants.contains(ref.toString());
+  /** A principal whose grants are given as text; each is parsed with {@link Grant#parse}. */
+  public static Principal of(String tenant, String id, Collection<String> grants) {
+    requireNonNull(grants, "grants is null");
+    return new Principal(
+        tenant, id, grants.stream().map(Grant::parse).collect(Collectors.toUnmodifiableSet()));
   }
 
-  /** Whether this principal may read anything in {@code catalog.namespace}. */
-  public boolean mayBrowse(String catalog, String namespace) {
-    String ns = catalog + "." + namespace;
-    return grants.stream().anyMatch(g -> g.equals(ns) || g.startsWith(ns + "."));
+  /** Whether this principal may read {@code ref}. */
+  public boolean mayRead(TableRef ref) {
+    requireNonNull(ref, "ref is null");
+    return grants.stream().anyMatch(g -> g.covers(ref));
   }
 }

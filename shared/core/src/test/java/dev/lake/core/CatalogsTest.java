@@ -54,7 +54,7 @@ class CatalogsTest {
           Map.of(
               NATION, new LanceSnapshot("/n", "i1", 1), SECRET, new LanceSnapshot("/s", "i2", 1)));
   private final Catalogs catalogs = new Catalogs(List.of(lake));
-  private final Principal alice = new Principal("acme", "alice", Set.of("lake.tpch"));
+  private final Principal alice = Principal.of("acme", "alice", Set.of("lake.tpch"));
 
   @Test
   void resolveAll_deniedTable_isIndistinguishableFromMissing_andNothingIsResolved() {
@@ -77,7 +77,7 @@ class CatalogsTest {
     AdmittedQuery q =
         AdmittedQuery.of(
             "q", AdmittedQuery.Kind.SELECT, List.of(TableRef.parse("iceberg.tpch.nation")));
-    Principal p = new Principal("acme", "alice", Set.of("iceberg.tpch"));
+    Principal p = Principal.of("acme", "alice", Set.of("iceberg.tpch"));
     assertThatThrownBy(() -> catalogs.resolveAll(p, q))
         .hasMessage("Table iceberg.tpch.nation does not exist");
   }

@@ -50,7 +50,7 @@ class DuckDbQueryEngineTest {
   static DuckDbQueryEngine engine;
   static DuckDbSqlAdmission admission;
   static Catalogs catalogs;
-  static final Principal ALICE = new Principal("t1", "alice", Set.of("lake.tpch", "lake.t"));
+  static final Principal ALICE = Principal.of("t1", "alice", Set.of("lake.tpch", "lake.t"));
 
   @BeforeAll
   static void setUp() {

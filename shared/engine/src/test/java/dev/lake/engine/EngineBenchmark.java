@@ -50,7 +50,7 @@ public final class EngineBenchmark {
       LanceTableResolver resolver =
           new LanceTableResolver(registry, allocator, Duration.ofMinutes(10));
       Catalogs catalogs = new Catalogs(List.of(resolver));
-      Principal p = new Principal("t", "bench", Set.of("lake.tpch"));
+      Principal p = Principal.of("t", "bench", Set.of("lake.tpch"));
       LanceTableReader reader = new LanceTableReader(allocator);
       Path parquet = parquet(dir, resolver, reader, allocator);
       Map<String, String> queries = new LinkedHashMap<>();

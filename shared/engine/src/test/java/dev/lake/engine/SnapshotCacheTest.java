@@ -47,7 +47,7 @@ class SnapshotCacheTest {
   static DuckDbQueryEngine uncached;
   static DuckDbSqlAdmission admission;
   static Catalogs catalogs;
-  static final Principal ALICE = new Principal("t1", "alice", Set.of("lake.tpch", "lake.t"));
+  static final Principal ALICE = Principal.of("t1", "alice", Set.of("lake.tpch", "lake.t"));
 
   @BeforeAll
   static void setUp() {

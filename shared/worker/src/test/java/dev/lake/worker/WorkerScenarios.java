@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class WorkerScenarios {
   static final TableRef T = TableRef.parse("lake.sales.orders");
-  static final Principal ALICE = new Principal("acme", "alice", Set.of("lake.sales"));
+  static final Principal ALICE = Principal.of("acme", "alice", Set.of("lake.sales"));
   static final SnapshotSet SNAPSHOTS =
       new SnapshotSet(Map.of(T, new LanceSnapshot("/data/orders", "inc-1", 3)));
   static final AdmittedQuery QUERY =

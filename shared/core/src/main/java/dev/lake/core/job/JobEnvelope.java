@@ -67,7 +67,7 @@ public record JobEnvelope(
     n.put("tenant", principal.tenant());
     n.put("principal", principal.id());
     ArrayNode grants = n.putArray("grants");
-    new TreeSet<>(principal.grants()).forEach(grants::add);
+    principal.grants().stream().map(Object::toString).sorted().forEach(grants::add);
     n.put("schema", schemaJson);
     return n;
   }
@@ -80,7 +80,7 @@ public record JobEnvelope(
         AdmittedQuery.Kind.valueOf(n.path("kind").asText()),
         ParameterCodec.fromJson(n.get("parameters")),
         SnapshotCodec.fromJson(n.get("snapshots")),
-        new Principal(n.path("tenant").asText(), n.path("principal").asText(), grants),
+        Principal.of(n.path("tenant").asText(), n.path("principal").asText(), grants),
         n.path("schema").asText());
   }
 }

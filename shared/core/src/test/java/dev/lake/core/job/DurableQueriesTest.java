@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DurableQueriesTest {
   private static final TableRef T = TableRef.parse("lake.sales.orders");
-  private static final Principal ALICE = new Principal("acme", "alice", Set.of("lake.sales"));
-  private static final Principal BOB = new Principal("acme", "bob", Set.of("lake.sales"));
+  private static final Principal ALICE = Principal.of("acme", "alice", Set.of("lake.sales"));
+  private static final Principal BOB = Principal.of("acme", "bob", Set.of("lake.sales"));
   private static final SnapshotSet SNAPSHOTS =
       new SnapshotSet(Map.of(T, new LanceSnapshot("/data/orders", "inc-1", 3)));
   private static final AdmittedQuery QUERY =

@@ -19,7 +19,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class EnvelopeSealerTest {
-  private static final Principal ALICE = new Principal("acme", "alice", Set.of("lake.sales"));
+  private static final Principal ALICE = Principal.of("acme", "alice", Set.of("lake.sales"));
   private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
   private static final JobEnvelope ENVELOPE =
       new JobEnvelope(

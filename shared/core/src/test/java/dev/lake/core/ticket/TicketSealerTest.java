@@ -26,7 +26,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TicketSealerTest {
-  private static final Principal ALICE = new Principal("acme", "alice", Set.of("lake.tpch"));
+  private static final Principal ALICE = Principal.of("acme", "alice", Set.of("lake.tpch"));
   private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
 
   private final LocalKeyRing ring = LocalKeyRing.ephemeral();
@@ -158,7 +158,7 @@ class TicketSealerTest {
   @Test
   void unseal_rejects_whenPrincipalDiffers() {
     byte[] ticket = sealStatement();
-    Principal bob = new Principal("acme", "bob", Set.of("lake.tpch"));
+    Principal bob = Principal.of("acme", "bob", Set.of("lake.tpch"));
     assertThatThrownBy(() -> sealer.unseal(ticket, TicketKind.STATEMENT, bob))
         .hasMessage("Ticket belongs to another principal")
         .extracting(e -> ((LakeException) e).code())
@@ -168,7 +168,7 @@ class TicketSealerTest {
   @Test
   void unseal_rejects_whenTenantDiffers() {
     byte[] ticket = sealStatement();
-    Principal otherTenant = new Principal("globex", "alice", Set.of("lake.tpch"));
+    Principal otherTenant = Principal.of("globex", "alice", Set.of("lake.tpch"));
     assertThatThrownBy(() -> sealer.unseal(ticket, TicketKind.STATEMENT, otherTenant))
         .hasMessage("Ticket belongs to another principal");
   }
