@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.Principal;
-import dev.lake.core.job.SubmissionIds;
-import java.util.Optional;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallInfo;
 import org.apache.arrow.flight.CallStatus;
@@ -23,17 +21,10 @@ final class AuthMiddleware implements FlightServerMiddleware {
   static final Key<AuthMiddleware> KEY = Key.of("lake.auth");
   private static final String BEARER = "bearer ";
 
-  /** Request header asking GetFlightInfo to answer from the durable tier (value {@code true}). */
-  static final String DURABLE_HEADER = "x-lake-durable";
-
   private final Principal principal;
-  private final Optional<String> submissionId;
-  private final boolean durable;
 
-  private AuthMiddleware(Principal principal, CallHeaders headers) {
+  private AuthMiddleware(Principal principal) {
     this.principal = principal;
-    this.submissionId = Optional.ofNullable(headers.get(SubmissionIds.HEADER));
-    this.durable = "true".equalsIgnoreCase(String.valueOf(headers.get(DURABLE_HEADER)).trim());
   }
 
   Principal principal() {
@@ -47,18 +38,6 @@ final class AuthMiddleware implements FlightServerMiddleware {
       throw new LakeException(ErrorCode.UNAUTHENTICATED, "Missing bearer token");
     }
     return m.principal;
-  }
-
-  /** The {@value SubmissionIds#HEADER} header of the current call, if sent. */
-  static Optional<String> submissionId(CallContext context) {
-    AuthMiddleware m = context.getMiddleware(KEY);
-    return m == null ? Optional.empty() : m.submissionId;
-  }
-
-  /** Whether the current call sent {@value #DURABLE_HEADER}{@code : true}. */
-  static boolean durableRequested(CallContext context) {
-    AuthMiddleware m = context.getMiddleware(KEY);
-    return m != null && m.durable;
   }
 
   @Override
@@ -92,7 +71,7 @@ final class AuthMiddleware implements FlightServerMiddleware {
       String token = header.substring(BEARER.length()).trim();
       return principals
           .authenticate(token)
-          .map(p -> new AuthMiddleware(p, incomingHeaders))
+          .map(AuthMiddleware::new)
           .orElseThrow(() -> FlightErrors.error(ErrorCode.UNAUTHENTICATED, "Unknown bearer token"));
     }
   }

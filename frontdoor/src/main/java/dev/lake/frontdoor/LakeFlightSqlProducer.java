@@ -3,14 +3,11 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.Principal;
 import java.util.List;
 import java.util.Optional;
-import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.Criteria;
@@ -23,28 +20,42 @@ import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.FlightSqlProducer;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCatalogs;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCrossReference;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetExportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetImportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
-import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The Flight SQL surface of lake, kept thin: it authenticates nothing itself (the middleware did),
- * routes each command to {@link StatementHandler}, {@link MetadataHandler} or (PollFlightInfo,
- * result parts, job cancels, {@code x-lake-durable} GetFlightInfo) {@link DurableHandler}, and
- * funnels every failure through {@link FlightErrors}. Commands that write, transact or use
+ * The Flight SQL surface of lake: the one producer, a routing table by composition. It
+ * authenticates nothing itself (the middleware did); every Flight SQL command is one delegation to
+ * {@link StatementHandler} (statements, prepared statements), {@link MetadataHandler} with {@link
+ * MetadataInfo} (catalog browsing) or {@link DurableHandler} (PollFlightInfo, result parts, job
+ * cancels, {@code x-lake-durable} GetFlightInfo). Flight SQL's own command decoding is the {@link
+ * FlightSqlProducer} defaults; {@link FlightErrorEdge} wraps this producer and maps every failure
+ * through {@link FlightErrors}, so methods here simply throw. Commands that write, transact or use
  * Substrait are UNIMPLEMENTED.
  */
-final class LakeFlightSqlProducer extends MetadataRoutes {
+final class LakeFlightSqlProducer implements FlightSqlProducer {
   private final StatementHandler statements;
+  private final MetadataHandler metadata;
+  private final SqlInfoBuilder sqlInfo;
   private final BufferAllocator allocator;
   private final Optional<DurableHandler> durable;
 
@@ -54,95 +65,40 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
       SqlInfoBuilder sqlInfo,
       BufferAllocator allocator,
       Optional<DurableHandler> durable) {
-    super(metadata, sqlInfo);
     this.statements = requireNonNull(statements, "statements is null");
+    this.metadata = requireNonNull(metadata, "metadata is null");
+    this.sqlInfo = requireNonNull(sqlInfo, "sqlInfo is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.durable = requireNonNull(durable, "durable is null");
   }
 
-  // ---- edges: every RPC passes one of these wrappers, so no exception escapes unmapped ----
-
-  @Override
-  public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
-    try {
-      return routeFlightInfo(context, descriptor);
-    } catch (RuntimeException e) {
-      throw FlightErrors.toFlight(e);
-    }
-  }
+  // ---- the two RPCs Flight SQL does not route: raw sealed envelopes of the durable tier ----
 
   /** PollFlightInfo (not routed by FlightSqlProducer): the durable tier, see DurableHandler. */
   @Override
   public PollInfo pollFlightInfo(CallContext context, FlightDescriptor descriptor) {
-    try {
-      return durable().poll(principal(context), descriptor, AuthMiddleware.submissionId(context));
-    } catch (RuntimeException e) {
-      throw FlightErrors.toFlight(e);
-    }
-  }
-
-  @Override
-  public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
-    try {
-      return routeSchema(context, descriptor);
-    } catch (RuntimeException e) {
-      throw FlightErrors.toFlight(e);
-    }
+    return durable().poll(principal(context), descriptor, DurableHeaders.submissionId(context));
   }
 
   /**
    * DoGet: a raw sealed envelope ({@link DurableHandler#isSealed}) is a durable result part;
-   * anything else must be a protobuf Any (a statement ticket or metadata command). Both fail closed
-   * on anything they do not recognize.
+   * anything else must be a protobuf Any (a statement ticket or metadata command), decoded by
+   * Flight SQL. Both fail closed on anything they do not recognize.
    */
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     if (DurableHandler.isSealed(ticket.getBytes())) {
-      try {
-        durable().stream(principal(context), ticket.getBytes(), listener);
-      } catch (RuntimeException e) {
-        listener.error(FlightErrors.toFlight(e));
-      }
+      durable().stream(principal(context), ticket.getBytes(), listener);
       return;
     }
-    try {
-      Any.parseFrom(ticket.getBytes());
-    } catch (InvalidProtocolBufferException e) {
-      listener.error(
-          FlightErrors.toFlight(
-              new LakeException(ErrorCode.TICKET_INVALID, "Ticket is not a lake ticket")));
-      return;
-    }
-    try {
-      routeStream(context, ticket, listener);
-    } catch (RuntimeException e) {
-      listener.error(FlightErrors.toFlight(e));
-    }
-  }
-
-  @Override
-  public Runnable acceptPut(
-      CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream) {
-    try {
-      return routePut(context, flightStream, ackStream);
-    } catch (RuntimeException e) {
-      throw FlightErrors.toFlight(e);
-    }
-  }
-
-  @Override
-  public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
-    try {
-      routeAction(context, action, listener);
-    } catch (RuntimeException e) {
-      listener.onError(FlightErrors.toFlight(e));
-    }
+    FlightTickets.parse(ticket);
+    FlightSqlProducer.super.getStream(context, ticket, listener);
   }
 
   @Override
   public void listFlights(
       CallContext context, Criteria criteria, StreamListener<FlightInfo> listener) {
-    listener.onError(FlightErrors.unimplemented("ListFlights"));
+    throw FlightErrors.unimplemented("ListFlights");
   }
 
   // ---- statements ----
@@ -153,15 +109,7 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
     if (command.hasTransactionId()) {
       throw FlightErrors.unimplemented("Transactions");
     }
-    if (durableRequested(context)) {
-      return durable()
-          .flightInfo(
-              principal(context),
-              command.getQuery(),
-              List.of(),
-              AuthMiddleware.submissionId(context));
-    }
-    return statements.flightInfo(principal(context), command.getQuery(), List.of(), descriptor);
+    return flightInfo(context, principal(context), command.getQuery(), List.of(), descriptor);
   }
 
   @Override
@@ -173,42 +121,26 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
   @Override
   public void getStreamStatement(
       TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
-    try {
-      statements.stream(principal(context), ticket.getStatementHandle().toByteArray(), listener);
-    } catch (RuntimeException e) {
-      listener.error(FlightErrors.toFlight(e));
-    }
+    statements.stream(principal(context), ticket.getStatementHandle().toByteArray(), listener);
   }
 
   @Override
   public void cancelFlightInfo(
       CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
-    try {
-      Principal principal = principal(context);
-      Optional<CancelStatus> job = durable.flatMap(d -> d.cancel(principal, request.getInfo()));
-      if (job.isPresent()) {
-        listener.onNext(job.get());
-        listener.onCompleted();
-        return;
-      }
-      int cancelled = 0;
-      for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
-        Any any = Any.parseFrom(endpoint.getTicket().getBytes());
-        if (!any.is(TicketStatementQuery.class)) {
-          throw new LakeException(ErrorCode.TICKET_INVALID, "Ticket is not a lake ticket");
-        }
-        byte[] sealed = any.unpack(TicketStatementQuery.class).getStatementHandle().toByteArray();
-        cancelled += statements.cancel(principal, sealed);
-      }
-      listener.onNext(cancelled > 0 ? CancelStatus.CANCELLED : CancelStatus.NOT_CANCELLABLE);
+    Principal principal = principal(context);
+    Optional<CancelStatus> job = durable.flatMap(d -> d.cancel(principal, request.getInfo()));
+    if (job.isPresent()) {
+      listener.onNext(job.get());
       listener.onCompleted();
-    } catch (InvalidProtocolBufferException e) {
-      listener.onError(
-          FlightErrors.toFlight(
-              new LakeException(ErrorCode.TICKET_INVALID, "Ticket is not a lake ticket")));
-    } catch (RuntimeException e) {
-      listener.onError(FlightErrors.toFlight(e));
+      return;
     }
+    int cancelled = 0;
+    for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
+      cancelled +=
+          statements.cancel(principal, FlightTickets.statementHandle(endpoint.getTicket()));
+    }
+    listener.onNext(cancelled > 0 ? CancelStatus.CANCELLED : CancelStatus.NOT_CANCELLABLE);
+    listener.onCompleted();
   }
 
   // ---- prepared statements: the handle is a sealed ticket, never server state ----
@@ -218,17 +150,13 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
       ActionCreatePreparedStatementRequest request,
       CallContext context,
       StreamListener<Result> listener) {
-    try {
-      if (request.hasTransactionId()) {
-        throw FlightErrors.unimplemented("Transactions");
-      }
-      FlightSql.ActionCreatePreparedStatementResult result =
-          statements.prepare(principal(context), request.getQuery());
-      listener.onNext(new Result(Any.pack(result).toByteArray()));
-      listener.onCompleted();
-    } catch (RuntimeException e) {
-      listener.onError(FlightErrors.toFlight(e));
+    if (request.hasTransactionId()) {
+      throw FlightErrors.unimplemented("Transactions");
     }
+    FlightSql.ActionCreatePreparedStatementResult result =
+        statements.prepare(principal(context), request.getQuery());
+    listener.onNext(new Result(Any.pack(result).toByteArray()));
+    listener.onCompleted();
   }
 
   /** Nothing to free: the handle holds everything. Succeeds for any handle, as drivers expect. */
@@ -246,12 +174,7 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
     Principal principal = principal(context);
     PreparedHandle handle =
         statements.openPrepared(principal, command.getPreparedStatementHandle());
-    if (durableRequested(context)) {
-      return durable()
-          .flightInfo(
-              principal, handle.sql(), handle.parameters(), AuthMiddleware.submissionId(context));
-    }
-    return statements.flightInfo(principal, handle.sql(), handle.parameters(), descriptor);
+    return flightInfo(context, principal, handle.sql(), handle.parameters(), descriptor);
   }
 
   @Override
@@ -266,11 +189,9 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
   @Override
   public void getStreamPreparedStatement(
       CommandPreparedStatementQuery command, CallContext context, ServerStreamListener listener) {
-    listener.error(
-        FlightErrors.toFlight(
-            new LakeException(
-                ErrorCode.INVALID_ARGUMENT,
-                "Call GetFlightInfo on the prepared statement and redeem its ticket")));
+    throw new LakeException(
+        ErrorCode.INVALID_ARGUMENT,
+        "Call GetFlightInfo on the prepared statement and redeem its ticket");
   }
 
   /** Parameter binding: the reply carries a new handle that holds the bound values. */
@@ -286,15 +207,7 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
         List<Object> parameters = ParameterBinder.readOneRow(flightStream);
         byte[] handle =
             statements.bind(principal, command.getPreparedStatementHandle(), parameters);
-        byte[] reply =
-            DoPutPreparedStatementResult.newBuilder()
-                .setPreparedStatementHandle(ByteString.copyFrom(handle))
-                .build()
-                .toByteArray();
-        try (ArrowBuf buffer = allocator.buffer(reply.length)) {
-          buffer.writeBytes(reply);
-          ackStream.onNext(PutResult.metadata(buffer));
-        }
+        ParameterBinder.sendHandle(handle, allocator, ackStream);
         ackStream.onCompleted();
       } catch (RuntimeException e) {
         ackStream.onError(FlightErrors.toFlight(e));
@@ -320,12 +233,150 @@ final class LakeFlightSqlProducer extends MetadataRoutes {
     throw FlightErrors.unimplemented("Updates (CommandPreparedStatementUpdate)");
   }
 
+  // ---- metadata: FlightInfo from MetadataInfo, rows from MetadataHandler (caller's grants) ----
+
+  @Override
+  public FlightInfo getFlightInfoSqlInfo(
+      CommandGetSqlInfo request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamSqlInfo(
+      CommandGetSqlInfo command, CallContext context, ServerStreamListener listener) {
+    sqlInfo.send(command.getInfoList(), listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTypeInfo(
+      CommandGetXdbcTypeInfo request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamTypeInfo(
+      CommandGetXdbcTypeInfo request, CallContext context, ServerStreamListener listener) {
+    metadata.typeInfo(
+        request.hasDataType() ? Optional.of(request.getDataType()) : Optional.empty(), listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoCatalogs(
+      CommandGetCatalogs request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
+    metadata.catalogs(principal(context), listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoSchemas(
+      CommandGetDbSchemas request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamSchemas(
+      CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
+    metadata.schemas(principal(context), command, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTables(
+      CommandGetTables request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamTables(
+      CommandGetTables command, CallContext context, ServerStreamListener listener) {
+    metadata.tables(principal(context), command, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTableTypes(
+      CommandGetTableTypes request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
+    metadata.tableTypes(listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoPrimaryKeys(
+      CommandGetPrimaryKeys request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamPrimaryKeys(
+      CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_PRIMARY_KEYS_SCHEMA, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoExportedKeys(
+      CommandGetExportedKeys request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamExportedKeys(
+      CommandGetExportedKeys command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_EXPORTED_KEYS_SCHEMA, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoImportedKeys(
+      CommandGetImportedKeys request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamImportedKeys(
+      CommandGetImportedKeys command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_IMPORTED_KEYS_SCHEMA, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoCrossReference(
+      CommandGetCrossReference request, CallContext context, FlightDescriptor descriptor) {
+    return MetadataInfo.of(request, descriptor);
+  }
+
+  @Override
+  public void getStreamCrossReference(
+      CommandGetCrossReference command, CallContext context, ServerStreamListener listener) {
+    metadata.empty(Schemas.GET_CROSS_REFERENCE_SCHEMA, listener);
+  }
+
   @Override
   public void close() {}
 
-  /** Durable GetFlightInfo: the tier is on and the call sent {@code x-lake-durable: true}. */
-  private boolean durableRequested(CallContext context) {
-    return durable.isPresent() && AuthMiddleware.durableRequested(context);
+  private static Principal principal(CallContext context) {
+    return AuthMiddleware.principal(context);
+  }
+
+  /**
+   * GetFlightInfo of a statement: the interactive tier, or the durable one when the tier is on and
+   * the call sent {@code x-lake-durable: true}.
+   */
+  private FlightInfo flightInfo(
+      CallContext context,
+      Principal principal,
+      String sql,
+      List<Object> parameters,
+      FlightDescriptor descriptor) {
+    if (durable.isPresent() && DurableHeaders.durableRequested(context)) {
+      return durable
+          .get()
+          .flightInfo(principal, sql, parameters, DurableHeaders.submissionId(context));
+    }
+    return statements.flightInfo(principal, sql, parameters, descriptor);
   }
 
   private DurableHandler durable() {

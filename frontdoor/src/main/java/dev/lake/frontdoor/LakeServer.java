@@ -4,12 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ticket.TicketSealer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.FlightSqlProducer;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
 
@@ -22,7 +25,9 @@ public final class LakeServer implements AutoCloseable {
   /** The server version reported through GetSqlInfo. */
   public static final String VERSION = "0.1.0";
 
-  private static final String ARROW_VERSION = "18.3.0";
+  /** The Arrow version on the classpath, read from the Flight SQL jar (reported by GetSqlInfo). */
+  static final String ARROW_VERSION = arrowVersion();
+
   private static final long SHUTDOWN_GRACE_SECONDS = 10;
 
   private final FlightServer server;
@@ -93,8 +98,9 @@ public final class LakeServer implements AutoCloseable {
             ? Location.forGrpcTls(config.host(), config.port())
             : Location.forGrpcInsecure(config.host(), config.port());
     FlightServer.Builder builder =
-        FlightServer.builder(components.allocator(), location, producer)
+        FlightServer.builder(components.allocator(), location, new FlightErrorEdge(producer))
             .middleware(AuthMiddleware.KEY, new AuthMiddleware.Factory(principals))
+            .middleware(DurableHeaders.KEY, new DurableHeaders.Factory())
             .maxInboundMessageSize(config.maxInboundMessageBytes());
     try {
       if (config.tlsEnabled()) {
@@ -107,6 +113,29 @@ public final class LakeServer implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The version of the Flight SQL jar in use: its manifest's Implementation-Version, else its Maven
+   * pom.properties (a repackaged jar may drop the manifest), else "unknown".
+   */
+  private static String arrowVersion() {
+    String manifest = FlightSqlProducer.class.getPackage().getImplementationVersion();
+    if (manifest != null && !manifest.isBlank()) {
+      return manifest;
+    }
+    try (InputStream in =
+        FlightSqlProducer.class.getResourceAsStream(
+            "/META-INF/maven/org.apache.arrow/flight-sql/pom.properties")) {
+      if (in != null) {
+        Properties properties = new Properties();
+        properties.load(in);
+        return properties.getProperty("version", "unknown");
+      }
+    } catch (IOException e) {
+      // fall through: the version is informational
+    }
+    return "unknown";
   }
 
   static SqlInfoBuilder sqlInfo() {

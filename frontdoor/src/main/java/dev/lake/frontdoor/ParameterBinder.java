@@ -1,5 +1,6 @@
 package dev.lake.frontdoor;
 
+import com.google.protobuf.ByteString;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import java.math.BigDecimal;
@@ -11,7 +12,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightProducer;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -71,6 +77,20 @@ final class ParameterBinder {
   }
 
   /** The value at {@code row} of {@code v} as an engine parameter. */
+  /** The DoPut reply of a binding: a {@code DoPutPreparedStatementResult} naming the new handle. */
+  static void sendHandle(
+      byte[] handle, BufferAllocator allocator, FlightProducer.StreamListener<PutResult> ack) {
+    byte[] reply =
+        DoPutPreparedStatementResult.newBuilder()
+            .setPreparedStatementHandle(ByteString.copyFrom(handle))
+            .build()
+            .toByteArray();
+    try (ArrowBuf buffer = allocator.buffer(reply.length)) {
+      buffer.writeBytes(reply);
+      ack.onNext(PutResult.metadata(buffer));
+    }
+  }
+
   static Object value(FieldVector v, int row) {
     if (v instanceof NullVector || v.isNull(row)) {
       return null;

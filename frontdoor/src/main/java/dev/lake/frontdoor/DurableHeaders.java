@@ -1,0 +1,60 @@
+package dev.lake.frontdoor;
+
+import dev.lake.core.job.SubmissionIds;
+import java.util.Optional;
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.CallInfo;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightProducer.CallContext;
+import org.apache.arrow.flight.FlightServerMiddleware;
+import org.apache.arrow.flight.RequestContext;
+
+/**
+ * The durable tier's request headers, parsed once per call: {@value SubmissionIds#HEADER} (the
+ * client's idempotency key) and {@value #DURABLE_HEADER}{@code : true} (answer GetFlightInfo from
+ * the durable tier). Authentication is {@link AuthMiddleware}'s; this middleware only reads.
+ */
+final class DurableHeaders implements FlightServerMiddleware {
+  static final Key<DurableHeaders> KEY = Key.of("lake.durable-headers");
+
+  /** Request header asking GetFlightInfo to answer from the durable tier (value {@code true}). */
+  static final String DURABLE_HEADER = "x-lake-durable";
+
+  private final Optional<String> submissionId;
+  private final boolean durable;
+
+  private DurableHeaders(CallHeaders headers) {
+    this.submissionId = Optional.ofNullable(headers.get(SubmissionIds.HEADER));
+    this.durable = "true".equalsIgnoreCase(String.valueOf(headers.get(DURABLE_HEADER)).trim());
+  }
+
+  /** The {@value SubmissionIds#HEADER} header of the current call, if sent. */
+  static Optional<String> submissionId(CallContext context) {
+    DurableHeaders h = context.getMiddleware(KEY);
+    return h == null ? Optional.empty() : h.submissionId;
+  }
+
+  /** Whether the current call sent {@value #DURABLE_HEADER}{@code : true}. */
+  static boolean durableRequested(CallContext context) {
+    DurableHeaders h = context.getMiddleware(KEY);
+    return h != null && h.durable;
+  }
+
+  @Override
+  public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {}
+
+  @Override
+  public void onCallCompleted(CallStatus status) {}
+
+  @Override
+  public void onCallErrored(Throwable err) {}
+
+  /** Reads the headers of each call. */
+  static final class Factory implements FlightServerMiddleware.Factory<DurableHeaders> {
+    @Override
+    public DurableHeaders onCallStarted(
+        CallInfo info, CallHeaders incomingHeaders, RequestContext context) {
+      return new DurableHeaders(incomingHeaders);
+    }
+  }
+}
