@@ -10,6 +10,7 @@ import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
+import dev.lake.core.testing.MutableClock;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.demo.TpchDemo;
 import dev.lake.engine.lance.LanceDatasets;
@@ -19,15 +20,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.flight.CallOption;
@@ -55,7 +51,7 @@ final class TestLake implements AutoCloseable {
   static final List<String> TPCH =
       List.of("customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier");
 
-  final MutableClock clock = new MutableClock();
+  final MutableClock clock = MutableClock.ticking();
   final BufferAllocator allocator = new RootAllocator();
   final Path dir;
   final FileRegistry registry;
@@ -269,30 +265,6 @@ final class TestLake implements AutoCloseable {
       } finally {
         allocator.close();
       }
-    }
-  }
-
-  /** The system clock plus an offset the test moves forward (leases and waits still tick). */
-  static final class MutableClock extends Clock {
-    private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
-
-    void advance(Duration d) {
-      offset.updateAndGet(o -> o.plus(d));
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.now().plus(offset.get());
     }
   }
 

@@ -27,7 +27,7 @@ final class DuckDbExecution implements QueryExecution {
   private final BufferAllocator allocator;
   private final int batchSize;
   private final QueryInputs inputs;
-  private final ResultReader reader;
+  private final DuckDbResultReader reader;
   private volatile boolean cancelled;
   private boolean closed;
   private ResultSet resultSet;
@@ -44,7 +44,7 @@ final class DuckDbExecution implements QueryExecution {
     this.allocator = allocator;
     this.batchSize = batchSize;
     this.inputs = inputs;
-    this.reader = new ResultReader(allocator, this);
+    this.reader = new DuckDbResultReader(allocator, this);
   }
 
   /**

@@ -11,7 +11,10 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.Principal;
 import dev.lake.core.QueryExecution;
+import dev.lake.core.ScanRequest;
+import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.engine.demo.TpchDemo;
@@ -30,6 +33,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -248,33 +254,66 @@ class DuckDbQueryEngineTest {
 
   @Test
   void cancel_stopsALongRunningQuery() throws Exception {
-    // GIVEN a query that runs for minutes
-    AdmittedQuery q =
-        admit(
-            "SELECT sum(r.range * l.l_quantity) FROM range(2000000) r, lake.tpch.lineitem l"
-                + " WHERE r.range % 7 <> l.l_linenumber");
-    QueryExecution e = engine.execute(q, List.of(), catalogs.resolveAll(ALICE, q), allocator);
-    CompletableFuture<Throwable> pulled =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                e.reader().loadNextBatch();
-                return null;
-              } catch (Throwable t) {
-                return t;
-              }
-            });
-    Thread.sleep(500);
-    // WHEN it is cancelled from another thread
-    long start = System.nanoTime();
-    e.cancel();
-    Throwable t = pulled.get(20, TimeUnit.SECONDS);
-    // THEN the pull fails as CANCELLED promptly, and closing frees everything
-    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);
-    assertThat(t)
-        .isInstanceOfSatisfying(
-            LakeException.class, x -> assertThat(x.code()).isEqualTo(ErrorCode.CANCELLED));
-    e.close();
+    // GIVEN a query that runs for minutes, on an engine whose reader counts the bytes DuckDB pulls
+    AtomicLong pulledBytes = new AtomicLong();
+    TableReader lance = new LanceTableReader(allocator);
+    TableReader counting =
+        new TableReader() {
+          @Override
+          public boolean supports(Snapshot snapshot) {
+            return lance.supports(snapshot);
+          }
+
+          @Override
+          public Schema schema(TableRef ref, Snapshot snapshot) {
+            return lance.schema(ref, snapshot);
+          }
+
+          @Override
+          public List<ArrowReader> scan(
+              TableRef ref, Snapshot snapshot, ScanRequest request, BufferAllocator a) {
+            return lance.scan(ref, snapshot, request, a).stream()
+                .map(r -> (ArrowReader) new CountingReader(a, r, pulledBytes, Long.MAX_VALUE))
+                .toList();
+          }
+        };
+    try (DuckDbQueryEngine slow =
+        new DuckDbQueryEngine(
+            new EngineConfig(512L << 20, 2, dir.resolve("spill-cancel"), 1L << 30, 4096, 2),
+            List.of(counting))) {
+      AdmittedQuery q =
+          admit(
+              "SELECT sum(r.range * l.l_quantity) FROM range(2000000) r, lake.tpch.lineitem l"
+                  + " WHERE r.range % 7 <> l.l_linenumber");
+      QueryExecution e = slow.execute(q, List.of(), catalogs.resolveAll(ALICE, q), allocator);
+      CompletableFuture<Throwable> pulled =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  e.reader().loadNextBatch();
+                  return null;
+                } catch (Throwable t) {
+                  return t;
+                }
+              });
+      // AND it has provably started: DuckDB is pulling table data (polled with a deadline)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (pulledBytes.get() == 0 && !pulled.isDone() && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+      }
+      assertThat(pulledBytes.get()).as("bytes DuckDB pulled before the cancel").isPositive();
+      assertThat(pulled).as("the query is still running").isNotDone();
+      // WHEN it is cancelled from another thread
+      long start = System.nanoTime();
+      e.cancel();
+      Throwable t = pulled.get(20, TimeUnit.SECONDS);
+      // THEN the pull fails as CANCELLED promptly, and closing frees everything
+      assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);
+      assertThat(t)
+          .isInstanceOfSatisfying(
+              LakeException.class, x -> assertThat(x.code()).isEqualTo(ErrorCode.CANCELLED));
+      e.close();
+    }
   }
 
   @Test

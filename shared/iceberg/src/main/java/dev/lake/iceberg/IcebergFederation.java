@@ -47,8 +47,9 @@ public final class IcebergFederation implements AutoCloseable {
     requireNonNull(allocator, "allocator is null");
     registerFormatModels();
     CatalogClient client = CatalogClient.connect(config);
-    SnapshotCache cache =
-        new SnapshotCache(config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
+    ResolutionCache cache =
+        new ResolutionCache(
+            config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
     IcebergResolver resolver = new IcebergResolver(config, client, cache);
     LOG.info("Iceberg federation connected: {}", config);
     return new IcebergFederation(

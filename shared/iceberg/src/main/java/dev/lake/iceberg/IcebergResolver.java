@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code iceberg} catalog. Admission here is the deployment allowlist: a table outside it gets
  * exactly the error of a missing table (the principal's grant is checked before, by core {@code
- * Catalogs}). Current resolutions go through the {@link SnapshotCache}; {@link #verify} and reads
+ * Catalogs}). Current resolutions go through the {@link ResolutionCache}; {@link #verify} and reads
  * of a sealed snapshot point-load the table from the catalog and never fall forward.
  */
 final class IcebergResolver implements TableResolver {
@@ -27,17 +27,17 @@ final class IcebergResolver implements TableResolver {
 
   private final IcebergConfig config;
   private final CatalogClient client;
-  private final SnapshotCache cache;
+  private final ResolutionCache cache;
 
-  IcebergResolver(IcebergConfig config, CatalogClient client, SnapshotCache cache) {
+  IcebergResolver(IcebergConfig config, CatalogClient client, ResolutionCache cache) {
     this.config = requireNonNull(config, "config is null");
     this.client = requireNonNull(client, "client is null");
     this.cache = requireNonNull(cache, "cache is null");
   }
 
   /** The cache loader: one REST loadTable. */
-  static Optional<SnapshotCache.Loaded> load(CatalogClient client, TableRef ref) {
-    return client.load(ref).map(t -> new SnapshotCache.Loaded(t, client.snapshotOf(t)));
+  static Optional<ResolutionCache.Loaded> load(CatalogClient client, TableRef ref) {
+    return client.load(ref).map(t -> new ResolutionCache.Loaded(t, client.snapshotOf(t)));
   }
 
   @Override
@@ -50,7 +50,7 @@ final class IcebergResolver implements TableResolver {
     return resolveLoaded(ref).snapshot();
   }
 
-  SnapshotCache.Loaded resolveLoaded(TableRef ref) {
+  ResolutionCache.Loaded resolveLoaded(TableRef ref) {
     admit(ref);
     return cache.get(ref).orElseThrow(() -> LakeException.tableNotFound(ref));
   }
@@ -93,7 +93,7 @@ final class IcebergResolver implements TableResolver {
   Table pointLoad(TableRef ref, Snapshot sealed) {
     IcebergSnapshot pinned = icebergSnapshot(ref, sealed);
     admit(ref);
-    Optional<SnapshotCache.Loaded> loaded = load(client, ref);
+    Optional<ResolutionCache.Loaded> loaded = load(client, ref);
     if (loaded.isEmpty()) {
       throw new LakeException(ErrorCode.SNAPSHOT_GONE, "table " + ref + " was dropped");
     }
@@ -108,7 +108,7 @@ final class IcebergResolver implements TableResolver {
    */
   Table tableFor(TableRef ref, Snapshot sealed) {
     IcebergSnapshot pinned = icebergSnapshot(ref, sealed);
-    Optional<SnapshotCache.Loaded> cached =
+    Optional<ResolutionCache.Loaded> cached =
         config.allowlist().allows(ref) ? cache.peek(ref) : Optional.empty();
     if (cached.isPresent()) {
       Table t = cached.get().table();

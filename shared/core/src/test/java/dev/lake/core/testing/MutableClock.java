@@ -1,21 +1,39 @@
 package dev.lake.core.testing;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock tests move by hand. */
+/**
+ * The one clock test double: a base clock plus an offset the test moves forward by hand. {@link
+ * #MutableClock(Instant)} stands still between advances; {@link #ticking()} follows the system
+ * clock (for tests where leases and waits must still elapse in real time).
+ */
 public final class MutableClock extends Clock {
-  private volatile Instant now;
+  private final Clock base;
+  private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
 
+  /** A clock fixed at {@code start} until advanced. */
   public MutableClock(Instant start) {
-    this.now = start;
+    this(Clock.fixed(requireNonNull(start, "start is null"), ZoneOffset.UTC));
+  }
+
+  private MutableClock(Clock base) {
+    this.base = base;
+  }
+
+  /** The system clock plus an offset the test moves forward. */
+  public static MutableClock ticking() {
+    return new MutableClock(Clock.systemUTC());
   }
 
   public void advance(Duration d) {
-    now = now.plus(d);
+    offset.updateAndGet(o -> o.plus(requireNonNull(d, "d is null")));
   }
 
   @Override
@@ -30,6 +48,6 @@ public final class MutableClock extends Clock {
 
   @Override
   public Instant instant() {
-    return now;
+    return base.instant().plus(offset.get());
   }
 }

@@ -17,13 +17,14 @@ import org.apache.iceberg.Table;
  * concurrent callers of a cold key share one load. Missing tables are cached too (as empty), so a
  * flood of lookups of a missing name costs one catalog request per refresh period.
  */
-final class SnapshotCache {
+final class ResolutionCache {
   /** A loaded table and the identity lake seals for it. */
   record Loaded(Table table, IcebergSnapshot snapshot) {}
 
   private final LoadingCache<TableRef, Optional<Loaded>> cache;
 
-  SnapshotCache(IcebergConfig config, Function<TableRef, Optional<Loaded>> loader, Ticker ticker) {
+  ResolutionCache(
+      IcebergConfig config, Function<TableRef, Optional<Loaded>> loader, Ticker ticker) {
     this.cache =
         Caffeine.newBuilder()
             .maximumSize(config.cacheMaxKeys())

@@ -12,10 +12,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * The client-facing result reader: a thin view over DuckDB's exported Arrow stream that starts the
  * statement on first use ({@link #getVectorSchemaRoot()} or {@link #loadNextBatch()}).
  */
-final class ResultReader extends ArrowReader {
+final class DuckDbResultReader extends ArrowReader {
   private final DuckDbExecution execution;
 
-  ResultReader(BufferAllocator allocator, DuckDbExecution execution) {
+  DuckDbResultReader(BufferAllocator allocator, DuckDbExecution execution) {
     super(allocator);
     this.execution = execution;
   }
