@@ -7,6 +7,8 @@ import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -207,6 +209,8 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin EngineOptions engine;
 
+    @CommandLine.Mixin MetricsOptions metrics;
+
     @Override
     public Integer call() throws Exception {
       FrontDoorConfig config =
@@ -246,7 +250,17 @@ public final class LakeCli implements Runnable {
               a ->
                   DurableTier.aws(
                       clients.get(), a, keys, components, durable.config(), Clock.systemUTC()));
-      LakeServer server = LakeServer.start(config, components, loaded, Clock.systemUTC(), tier);
+      // audit lines on stdout, meters scraped from the metrics endpoint when it is on
+      PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      metrics.start(meters).ifPresent(resources::add);
+      LakeServer server =
+          LakeServer.start(
+              config,
+              components,
+              loaded,
+              Clock.systemUTC(),
+              tier,
+              new CallObserver(AuditLog.stdout(), meters));
       PrintWriter out = spec.commandLine().getOut();
       out.println(
           "lake ready on "

@@ -54,6 +54,18 @@ public final class LakeServer implements AutoCloseable {
       Principals principals,
       Clock clock,
       Optional<DurableTier> durable) {
+    return start(config, components, principals, clock, durable, CallObserver.quiet());
+  }
+
+  /** As above, with every call's audit line and meters going to {@code observer}. */
+  static LakeServer start(
+      FrontDoorConfig config,
+      Components components,
+      Principals principals,
+      Clock clock,
+      Optional<DurableTier> durable,
+      CallObserver observer) {
+    requireNonNull(observer, "observer is null");
     requireNonNull(durable, "durable is null");
     requireNonNull(config, "config is null");
     requireNonNull(components, "components is null");
@@ -97,9 +109,16 @@ public final class LakeServer implements AutoCloseable {
         config.tlsEnabled()
             ? Location.forGrpcTls(config.host(), config.port())
             : Location.forGrpcInsecure(config.host(), config.port());
+    AuditMiddleware.Factory audit = new AuditMiddleware.Factory(observer, clock);
     FlightServer.Builder builder =
-        FlightServer.builder(components.allocator(), location, new FlightErrorEdge(producer))
-            .middleware(AuthMiddleware.KEY, new AuthMiddleware.Factory(principals))
+        FlightServer.builder(
+                components.allocator(),
+                location,
+                new AuditingProducer(new FlightErrorEdge(producer)))
+            .middleware(AuditMiddleware.KEY, audit)
+            .middleware(
+                AuthMiddleware.KEY,
+                audit.auditingRejections(new AuthMiddleware.Factory(principals)))
             .middleware(DurableHeaders.KEY, new DurableHeaders.Factory())
             .maxInboundMessageSize(config.maxInboundMessageBytes());
     try {

@@ -79,10 +79,12 @@ public final class LakeApp {
   /** The stack with its settings from {@code lake:*} context, checked by cdk-nag. */
   static LakeStack build(App app) {
     LakeSettings settings = LakeSettings.fromContext(app.getNode()::tryGetContext);
+    // a second stack name (-c lake:stackName=LakeGreen) is a green deployment beside the blue one
+    Object name = app.getNode().tryGetContext("lake:stackName");
     LakeStack stack =
         new LakeStack(
             app,
-            STACK_NAME,
+            name == null || name.toString().isBlank() ? STACK_NAME : name.toString().trim(),
             StackProps.builder()
                 .description("lake: read-only Arrow Flight SQL service over data-lake tables")
                 .env(Environment.builder().region(region(app)).build())

@@ -17,12 +17,14 @@ final class LakeEnv {
   static final String RESULT_PREFIX = "LAKE_RESULT_PREFIX";
   static final String KEY_RING_PREFIX = "LAKE_KEY_RING_PREFIX";
 
+  // the engine's spill directory (--spill-dir): both sides; only /tmp is writable in Lambda
+  static final String SPILL_DIR = "LAKE_SPILL_DIR";
+
   // the front door (bin/lake serve)
   static final String HOST = "LAKE_HOST";
   static final String PORT = "LAKE_PORT";
   static final String DURABLE = "LAKE_DURABLE";
   static final String TRUSTED_TLS_PROXY = "LAKE_TRUSTED_TLS_PROXY";
-  static final String SPILL_DIR = "LAKE_SPILL_DIR";
   static final String METRICS_HOST = "LAKE_METRICS_HOST";
   static final String METRICS_PORT = "LAKE_METRICS_PORT";
 
@@ -36,7 +38,6 @@ final class LakeEnv {
   // the worker (Lambda)
   static final String WORKER_MAX_EXECUTION_SECONDS = "LAKE_WORKER_MAX_EXECUTION_SECONDS";
   static final String WORKER_LAMBDA_MARGIN_SECONDS = "LAKE_WORKER_LAMBDA_MARGIN_SECONDS";
-  static final String ENGINE_TEMP = "LAKE_ENGINE_TEMP";
 
   /** Object-key prefixes in the result bucket; they must equal the runtime's defaults. */
   static final String RESULTS = "results";

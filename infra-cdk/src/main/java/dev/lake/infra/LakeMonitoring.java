@@ -29,9 +29,11 @@ final class LakeMonitoring extends Construct {
   /** The namespace of lake's own metrics (worker EMF lines and the audit metric filter). */
   static final String NAMESPACE = "lake";
 
-  /** The worker's EMF timings (milliseconds), dimension {@code Service=worker}. */
-  static final List<String> WORKER_TIMINGS =
-      List.of("PlanningMillis", "QueueWaitMillis", "ExecutionMillis", "DownloadMillis");
+  /**
+   * The worker's EMF timings (milliseconds, dimension {@code Service=worker}) as {@code EmfMetrics}
+   * writes them: queue wait (SQS sent to processing) and execution per job.
+   */
+  static final List<String> WORKER_TIMINGS = List.of("QueueWaitMillis", "ExecutionMillis");
 
   static final String FRONT_DOOR_SERVER_ERRORS = "FrontDoorServerErrors";
 
@@ -106,7 +108,7 @@ final class LakeMonitoring extends Construct {
       timings.add(lake(name, Map.of("Service", "worker"), "p99"));
     }
     dashboard.addWidgets(
-        graph("Worker phases p50/p99 (ms): planning, queue wait, execution, download", timings),
+        graph("Worker queue wait and execution p50/p99 (ms)", timings),
         graph("Worker duration (ms)", List.of(worker.function.metricDuration())),
         graph("Front door server errors / unhealthy tasks", List.of(serverErrors, unhealthy)));
     dashboard.addWidgets(

@@ -40,7 +40,7 @@ final class WorkerFunction extends Construct {
         Integer.toString(settings.workerMaxExecutionSeconds()));
     environment.put(
         LakeEnv.WORKER_LAMBDA_MARGIN_SECONDS, Integer.toString(settings.workerMarginSeconds()));
-    environment.put(LakeEnv.ENGINE_TEMP, "/tmp/lake-engine");
+    environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
     function =
         DockerImageFunction.Builder.create(this, "Function")
             .description("lake durable-tier worker (SQS job messages in, result parts to S3)")

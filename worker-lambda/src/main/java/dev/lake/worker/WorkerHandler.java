@@ -11,7 +11,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +31,7 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
   private final JobProcessor processor;
   private final WorkerConfig config;
   private final Clock clock;
+  private final EmfMetrics metrics;
 
   /** For the Lambda runtime: ports built once per container from the environment. */
   public WorkerHandler() {
@@ -36,6 +39,11 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
   }
 
   public WorkerHandler(JobProcessor processor, WorkerConfig config, Clock clock) {
+    this(processor, config, clock, EmfMetrics.stdout());
+  }
+
+  WorkerHandler(JobProcessor processor, WorkerConfig config, Clock clock, EmfMetrics metrics) {
+    this.metrics = requireNonNull(metrics, "metrics is null");
     this.processor = requireNonNull(processor, "processor is null");
     this.config = requireNonNull(config, "config is null");
     this.clock = requireNonNull(clock, "clock is null");
@@ -54,7 +62,8 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
           context == null
               ? config.maxExecution()
               : Duration.ofMillis(context.getRemainingTimeInMillis()).minus(config.lambdaMargin());
-      Instant deadline = clock.instant().plus(remaining);
+      Instant started = clock.instant();
+      Instant deadline = started.plus(remaining);
       Outcome outcome;
       try {
         outcome = remaining.isNegative() ? Outcome.RETRY : processor.process(jobId.get(), deadline);
@@ -65,8 +74,24 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
       if (outcome == Outcome.RETRY) {
         failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
       }
+      metrics.job(started, jobId.get(), outcome.name(), timings(message, started));
     }
     return new SQSBatchResponse(failures);
+  }
+
+  /**
+   * Queue wait (SQS {@code SentTimestamp} to the start of processing) and execution (processing
+   * until now) of one message, in milliseconds.
+   */
+  private Map<String, Long> timings(SQSEvent.SQSMessage message, Instant started) {
+    Map<String, Long> timings = new LinkedHashMap<>();
+    String sent =
+        message.getAttributes() == null ? null : message.getAttributes().get("SentTimestamp");
+    if (sent != null && sent.matches("[0-9]{1,15}")) {
+      timings.put("QueueWaitMillis", Math.max(0, started.toEpochMilli() - Long.parseLong(sent)));
+    }
+    timings.put("ExecutionMillis", Duration.between(started, clock.instant()).toMillis());
+    return timings;
   }
 
   /** Lazily built, once per Lambda container (static state survives warm invocations). */

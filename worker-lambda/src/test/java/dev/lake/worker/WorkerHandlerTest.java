@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WorkerHandlerTest {
   @TempDir Path dir;
+  private final List<String> emf = new java.util.ArrayList<>();
 
   @Test
   void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() {
@@ -43,7 +44,8 @@ class WorkerHandlerTest {
           new WorkerHandler(
               scenario.processor("lambda", new FakeEngine(1, 10, Duration.ZERO), config),
               config,
-              Clock.systemUTC());
+              Clock.systemUTC(),
+              new EmfMetrics(emf::add));
       SQSEvent event = new SQSEvent();
       event.setRecords(
           List.of(message("m1", free.jobId()), message("m2", held.jobId()), foreign("m3")));
@@ -54,6 +56,10 @@ class WorkerHandlerTest {
           .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
           .containsExactly("m2");
       assertThat(scenario.job(free).state()).isEqualTo(JobState.SUCCEEDED);
+      // AND each job message left one EMF line (the foreign message none)
+      assertThat(emf).hasSize(2);
+      assertThat(emf.get(0)).contains("\"outcome\":\"DONE\"").contains("\"ExecutionMillis\":");
+      assertThat(emf.get(1)).contains("\"outcome\":\"RETRY\"");
     } finally {
       scenario.closeAll();
     }

@@ -1,0 +1,131 @@
+package dev.lake.frontdoor;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.Principal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.CallInfo;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightProducer.CallContext;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightServerMiddleware;
+import org.apache.arrow.flight.RequestContext;
+
+/**
+ * The per-call record behind the audit line: started when the call arrives (calls that
+ * authentication rejects are audited by {@link Factory#auditingRejections}), filled while it runs
+ * ({@link AuditingProducer} counts streamed rows and bytes and names the principal; handlers may
+ * name the job and snapshots through {@link #annotate}), and handed to the {@link CallObserver}
+ * once the call completes — for a DoGet, after its last batch.
+ */
+final class AuditMiddleware implements FlightServerMiddleware {
+  static final Key<AuditMiddleware> KEY = Key.of("lake.audit");
+
+  private final CallObserver observer;
+  private final Clock clock;
+  private final String rpc;
+  private final Instant started;
+  private final long startNanos = System.nanoTime();
+  private final String callId = UUID.randomUUID().toString();
+  private final LongAdder rows = new LongAdder();
+  private final LongAdder bytes = new LongAdder();
+  private volatile Principal principal;
+  private volatile String jobId;
+  private volatile List<String> snapshots = List.of();
+
+  private AuditMiddleware(CallObserver observer, Clock clock, String rpc) {
+    this.observer = observer;
+    this.clock = clock;
+    this.rpc = rpc;
+    this.started = clock.instant();
+  }
+
+  /** The audit record of the current call, if the server audits. */
+  static Optional<AuditMiddleware> of(CallContext context) {
+    return Optional.ofNullable(context.getMiddleware(KEY));
+  }
+
+  /** Names the durable job and the snapshot set the current call worked on (for handlers). */
+  static void annotate(CallContext context, Optional<String> jobId, List<String> snapshots) {
+    of(context)
+        .ifPresent(
+            m -> {
+              jobId.ifPresent(id -> m.jobId = id);
+              m.snapshots = List.copyOf(snapshots);
+            });
+  }
+
+  void principal(Principal p) {
+    this.principal = p;
+  }
+
+  void streamed(long batchRows, long batchBytes) {
+    rows.add(batchRows);
+    bytes.add(batchBytes);
+  }
+
+  @Override
+  public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {}
+
+  @Override
+  public void onCallCompleted(CallStatus status) {
+    Principal p = principal;
+    observer.completed(
+        new AuditRecord(
+            started,
+            p == null ? "-" : p.tenant(),
+            p == null ? "-" : p.id(),
+            rpc,
+            callId,
+            Optional.ofNullable(jobId),
+            snapshots,
+            rows.sum(),
+            bytes.sum(),
+            (System.nanoTime() - startNanos) / 1_000_000,
+            status.code().name(),
+            CallObserver.outcome(status.code())));
+  }
+
+  @Override
+  public void onCallErrored(Throwable err) {}
+
+  static final class Factory implements FlightServerMiddleware.Factory<AuditMiddleware> {
+    private final CallObserver observer;
+    private final Clock clock;
+
+    Factory(CallObserver observer, Clock clock) {
+      this.observer = requireNonNull(observer, "observer is null");
+      this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    @Override
+    public AuditMiddleware onCallStarted(
+        CallInfo info, CallHeaders incomingHeaders, RequestContext context) {
+      return new AuditMiddleware(observer, clock, info.method().name());
+    }
+
+    /**
+     * {@code delegate} (authentication), with the calls it rejects audited: Flight completes no
+     * middleware of a call rejected while middlewares start, so the rejection is recorded here.
+     */
+    <T extends FlightServerMiddleware> FlightServerMiddleware.Factory<T> auditingRejections(
+        FlightServerMiddleware.Factory<T> delegate) {
+      requireNonNull(delegate, "delegate is null");
+      return (info, headers, context) -> {
+        AuditMiddleware rejected = new AuditMiddleware(observer, clock, info.method().name());
+        try {
+          return delegate.onCallStarted(info, headers, context);
+        } catch (FlightRuntimeException e) {
+          rejected.onCallCompleted(e.status());
+          throw e;
+        }
+      };
+    }
+  }
+}
