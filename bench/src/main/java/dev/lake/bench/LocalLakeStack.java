@@ -8,6 +8,7 @@ import dev.lake.core.local.FileJobStore;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.EngineConfig;
+import dev.lake.engine.ResultReuseConfig;
 import dev.lake.engine.demo.TpchDemo;
 import dev.lake.frontdoor.CatalogPlugin;
 import dev.lake.frontdoor.Components;
@@ -114,7 +115,21 @@ final class LocalLakeStack implements LakeStack {
       context.note(
           "engine snapshot cache: %s",
           cacheMb == 0 ? "off (default)" : cacheMb + " MiB (LAKE_BENCH_SNAPSHOT_CACHE_MB)");
-      components = Wiring.components(allocator, engine, LocalKeyRing.ephemeral(), catalogs);
+      // Result reuse (on by default in bin/lake local) would answer every repeated bench query
+      // from a stored result while the DuckDB baselines execute each time, so the bench runs lake
+      // with it off; LAKE_BENCH_RESULT_REUSE_MB=N measures it on.
+      long reuseMb =
+          Long.parseLong(System.getenv().getOrDefault("LAKE_BENCH_RESULT_REUSE_MB", "0").trim());
+      ResultReuseConfig reuse =
+          reuseMb == 0
+              ? ResultReuseConfig.off()
+              : new ResultReuseConfig(
+                  reuseMb << 20,
+                  Math.min(ResultReuseConfig.DEFAULT_MAX_ENTRY_BYTES, reuseMb << 20));
+      context.note(
+          "result reuse: %s",
+          reuseMb == 0 ? "off (bench default)" : reuseMb + " MiB (LAKE_BENCH_RESULT_REUSE_MB)");
+      components = Wiring.components(allocator, engine, reuse, LocalKeyRing.ephemeral(), catalogs);
       String token = newToken();
       Principals principals =
           new Principals(

@@ -11,6 +11,8 @@ import dev.lake.core.TableResolver;
 import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
+import dev.lake.engine.ResultReuseConfig;
+import dev.lake.engine.ReusingQueryEngine;
 import dev.lake.engine.lance.LanceTableReader;
 import dev.lake.engine.lance.LanceTableResolver;
 import dev.lake.iceberg.IcebergConfig;
@@ -51,10 +53,20 @@ public final class Wiring {
     return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
   }
 
+  /** DuckDB admission and engine over the given catalogs, with result reuse at its defaults. */
+  public static Components components(
+      BufferAllocator allocator,
+      EngineConfig engineConfig,
+      KeyService keys,
+      List<CatalogPlugin> catalogs) {
+    return components(allocator, engineConfig, ResultReuseConfig.defaults(), keys, catalogs);
+  }
+
   /** DuckDB admission and engine over the given catalogs. */
   public static Components components(
       BufferAllocator allocator,
       EngineConfig engineConfig,
+      ResultReuseConfig reuse,
       KeyService keys,
       List<CatalogPlugin> catalogs) {
     requireNonNull(catalogs, "catalogs is null");
@@ -65,7 +77,10 @@ public final class Wiring {
     DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
     owned.add(admission);
     try {
-      QueryEngine engine = new DuckDbQueryEngine(engineConfig, readers);
+      // exact result reuse in front of the engine: deterministic statements at identical sealed
+      // snapshots and parameters are answered from the stored result (bounded by bytes)
+      QueryEngine engine =
+          new ReusingQueryEngine(new DuckDbQueryEngine(engineConfig, readers), readers, reuse);
       return new Components(
           allocator, admission, new Catalogs(resolvers), readers, engine, keys, owned);
     } catch (RuntimeException e) {

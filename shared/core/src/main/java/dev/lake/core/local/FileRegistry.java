@@ -15,9 +15,12 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,12 +28,20 @@ import java.util.UUID;
 
 /**
  * The embedded registry: one JSON file, rewritten atomically under an exclusive file lock so that a
- * CLI {@code table register} and a running server can share it. Reads go to the file each time; the
- * request path puts a bounded cache in front (see the Lance resolver).
+ * CLI {@code table register} and a running server can share it. Every read stats the file and
+ * parses it again only when its version changed: each write replaces the file by an atomic rename,
+ * so (file key, modification time, size) identifies the content; another process's write is seen by
+ * the next read. The request path puts a bounded cache in front (see the Lance resolver).
  */
 public final class FileRegistry implements Registry {
+  /** What identifies one written version of the file (a rename gives it a new file key). */
+  private record Version(Object fileKey, FileTime modified, long size) {}
+
+  private record Parsed(Version version, List<Entry> entries) {}
+
   private final Path file;
   private final Path lockFile;
+  private volatile Parsed parsed;
 
   public FileRegistry(Path file) {
     this.file = requireNonNull(file, "file is null").toAbsolutePath();
@@ -52,7 +63,7 @@ public final class FileRegistry implements Registry {
     requireNonNull(location, "location is null");
     return locked(
         () -> {
-          List<Entry> entries = new ArrayList<>(read());
+          List<Entry> entries = new ArrayList<>(parse()); // under the lock: the file as it is
           if (entries.stream().anyMatch(e -> e.ref().equals(ref))) {
             throw new LakeException(
                 ErrorCode.INVALID_ARGUMENT, "Table " + ref + " is already registered");
@@ -69,7 +80,7 @@ public final class FileRegistry implements Registry {
   public boolean unregister(TableRef ref) {
     return locked(
         () -> {
-          List<Entry> entries = new ArrayList<>(read());
+          List<Entry> entries = new ArrayList<>(parse()); // under the lock: the file as it is
           boolean removed = entries.removeIf(e -> e.ref().equals(ref));
           if (removed) {
             write(entries);
@@ -89,6 +100,28 @@ public final class FileRegistry implements Registry {
   }
 
   private List<Entry> read() {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read registry " + file, e);
+    }
+    Version version =
+        new Version(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size());
+    Parsed last = parsed;
+    if (last != null && version.fileKey() != null && last.version().equals(version)) {
+      return last.entries();
+    }
+    // parsed after the stat: if a write lands in between, the newer content is stored under the
+    // older version, and the next read (seeing the newer version) parses again
+    List<Entry> entries = parse();
+    parsed = new Parsed(version, entries);
+    return entries;
+  }
+
+  private List<Entry> parse() {
     if (!Files.exists(file)) {
       return List.of();
     }

@@ -1,0 +1,160 @@
+package dev.lake.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.QueryExecution;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * An execution whose batches are also written, as the caller pulls them, into Arrow IPC bytes; when
+ * the stream ends normally (never cancelled, no failure) and stayed within {@code maxBytes}, the
+ * complete result goes to {@code store}. The caller sees the delegate's own root and batches.
+ */
+final class RecordingExecution implements QueryExecution {
+  private final QueryExecution delegate;
+  private final BufferAllocator allocator;
+  private final long maxBytes;
+  private final Consumer<StoredResult> store;
+  private volatile boolean cancelled;
+  private Recorder reader;
+
+  RecordingExecution(
+      QueryExecution delegate,
+      BufferAllocator allocator,
+      long maxBytes,
+      Consumer<StoredResult> store) {
+    this.delegate = requireNonNull(delegate, "delegate is null");
+    this.allocator = requireNonNull(allocator, "allocator is null");
+    this.maxBytes = maxBytes;
+    this.store = requireNonNull(store, "store is null");
+  }
+
+  @Override
+  public synchronized ArrowReader reader() {
+    if (reader == null) {
+      reader = new Recorder(delegate.reader(), allocator, maxBytes, store, () -> cancelled);
+    }
+    return reader;
+  }
+
+  @Override
+  public void cancel() {
+    cancelled = true;
+    delegate.cancel();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  private static final class Recorder extends ArrowReader {
+    private final ArrowReader source;
+    private final long maxBytes;
+    private final Consumer<StoredResult> store;
+    private final BooleanSupplier cancelled;
+    private ByteArrayOutputStream out;
+    private ArrowStreamWriter writer;
+    private boolean stopped;
+
+    Recorder(
+        ArrowReader source,
+        BufferAllocator allocator,
+        long maxBytes,
+        Consumer<StoredResult> store,
+        BooleanSupplier cancelled) {
+      super(allocator);
+      this.source = source;
+      this.maxBytes = maxBytes;
+      this.store = store;
+      this.cancelled = cancelled;
+    }
+
+    @Override
+    public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
+      return source.getVectorSchemaRoot();
+    }
+
+    @Override
+    public Map<Long, Dictionary> getDictionaryVectors() throws IOException {
+      return source.getDictionaryVectors();
+    }
+
+    @Override
+    public Dictionary lookup(long id) {
+      return source.lookup(id);
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      if (out == null && writer == null && !stopped) {
+        start();
+      }
+      boolean more = source.loadNextBatch();
+      if (writer != null) {
+        record(more);
+      }
+      return more;
+    }
+
+    private void start() throws IOException {
+      if (!source.getDictionaryVectors().isEmpty()) {
+        stopped = true; // dictionary-encoded results are streamed, not stored
+        return;
+      }
+      out = new ByteArrayOutputStream();
+      writer =
+          new ArrowStreamWriter(
+              source.getVectorSchemaRoot(), new DictionaryProvider.MapDictionaryProvider(), out);
+      writer.start();
+    }
+
+    private void record(boolean more) throws IOException {
+      if (more) {
+        writer.writeBatch();
+        if (out.size() > maxBytes) {
+          stop();
+        }
+        return;
+      }
+      writer.end();
+      byte[] bytes = out.toByteArray();
+      stop();
+      if (!cancelled.getAsBoolean() && bytes.length <= maxBytes) {
+        store.accept(new StoredResult(bytes));
+      }
+    }
+
+    private void stop() {
+      writer = null;
+      out = null;
+      stopped = true;
+    }
+
+    @Override
+    public long bytesRead() {
+      return source.bytesRead();
+    }
+
+    @Override
+    protected void closeReadSource() {
+      // the delegate execution owns the source; closing the execution closes it
+    }
+
+    @Override
+    protected Schema readSchema() throws IOException {
+      return source.getVectorSchemaRoot().getSchema();
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.lake.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.QueryEngine;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.Snapshot;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableReader;
+import dev.lake.core.TableRef;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Exact result reuse in front of an engine. A deterministic SELECT ({@link Determinism}) over an
+ * identical sealed {@link SnapshotSet} with identical bound parameters returns the result stored by
+ * an earlier complete run, without executing. Snapshots are immutable, so a stored result is never
+ * stale; a snapshot whose reader can tell that it is gone ({@link SnapshotProbe}) is probed before
+ * every reuse, so an expired version still fails closed exactly like a fresh run. Results are
+ * stored only when their stream ended normally (never after a cancel or failure), only up to {@link
+ * ResultReuseConfig#maxEntryBytes} each, and the store is bounded by bytes (Caffeine, W-TinyLFU).
+ * EXPLAIN is never reused.
+ */
+public final class ReusingQueryEngine implements QueryEngine {
+  /** What identifies a result: the admitted text, the sealed snapshots and the parameters. */
+  record Key(String sql, SnapshotSet snapshots, List<Object> parameters) {
+    Key {
+      requireNonNull(sql, "sql is null");
+      requireNonNull(snapshots, "snapshots is null");
+      // parameters may hold nulls (SQL NULL), so no List.copyOf
+      parameters = Collections.unmodifiableList(new ArrayList<>(parameters));
+    }
+  }
+
+  private final QueryEngine delegate;
+  private final List<TableReader> readers;
+  private final ResultReuseConfig config;
+  private final Determinism determinism;
+  private final Cache<Key, StoredResult> results;
+
+  public ReusingQueryEngine(
+      QueryEngine delegate, List<TableReader> readers, ResultReuseConfig config) {
+    this.delegate = requireNonNull(delegate, "delegate is null");
+    this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
+    this.config = requireNonNull(config, "config is null");
+    this.determinism = config.enabled() ? new Determinism() : null;
+    this.results =
+        Caffeine.newBuilder()
+            .maximumWeight(config.maxBytes())
+            .weigher((Key k, StoredResult r) -> r.weight())
+            .build();
+  }
+
+  @Override
+  public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
+    return delegate.plan(query, snapshots);
+  }
+
+  @Override
+  public QueryExecution execute(
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator) {
+    if (!config.enabled()
+        || query.kind() != AdmittedQuery.Kind.SELECT
+        || !determinism.deterministic(query.sql())) {
+      return delegate.execute(query, parameters, snapshots, allocator);
+    }
+    Key key = new Key(query.sql(), snapshots, parameters);
+    StoredResult stored = results.getIfPresent(key);
+    if (stored != null) {
+      probe(snapshots);
+      return stored.replay(allocator);
+    }
+    QueryExecution execution = delegate.execute(query, parameters, snapshots, allocator);
+    return new RecordingExecution(
+        execution, allocator, config.maxEntryBytes(), r -> results.put(key, r));
+  }
+
+  /** Fails closed like an uncached read when a sealed snapshot is known to be gone. */
+  private void probe(SnapshotSet snapshots) {
+    for (Map.Entry<TableRef, Snapshot> e : snapshots.snapshots().entrySet()) {
+      for (TableReader reader : readers) {
+        if (reader instanceof SnapshotProbe probe && reader.supports(e.getValue())) {
+          probe.checkRetained(e.getKey(), e.getValue());
+        }
+      }
+    }
+  }
+
+  /** Stored results and their total weight, for tests and metrics. */
+  long storedBytes() {
+    return results.asMap().values().stream().mapToLong(StoredResult::weight).sum();
+  }
+
+  @Override
+  public void close() {
+    try {
+      delegate.close();
+    } finally {
+      if (determinism != null) {
+        determinism.close();
+      }
+    }
+  }
+}
