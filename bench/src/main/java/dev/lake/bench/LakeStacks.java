@@ -16,9 +16,7 @@ final class LakeStacks {
   static final List<String[]> PARTS =
       List.of(
           new String[] {"dev.lake.engine.DuckDbQueryEngine", "the DuckDB engine (shared/engine)"},
-          new String[] {
-            "dev.lake.engine.demo.TpchDemo", "the TPC-H Lance generator (shared/engine)"
-          },
+          new String[] {"dev.lake.lance.demo.TpchDemo", "the TPC-H Lance generator (shared/lance)"},
           new String[] {"dev.lake.frontdoor.LakeCli", "the Flight SQL front door (frontdoor)"});
 
   private LakeStacks() {}

@@ -1,7 +1,6 @@
 package dev.lake.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.Principal;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
@@ -10,6 +9,7 @@ import dev.lake.core.ticket.StatementTicket;
 import dev.lake.core.ticket.TicketConfig;
 import dev.lake.core.ticket.TicketKind;
 import dev.lake.core.ticket.TicketSealer;
+import dev.lake.lance.LanceSnapshot;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;

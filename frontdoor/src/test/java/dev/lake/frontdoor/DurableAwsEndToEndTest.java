@@ -11,7 +11,7 @@ import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.ResultConfig;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.engine.EngineConfig;
-import dev.lake.engine.demo.TpchDemo;
+import dev.lake.lance.demo.TpchDemo;
 import dev.lake.worker.WorkerConfig;
 import java.nio.file.Path;
 import java.time.Clock;

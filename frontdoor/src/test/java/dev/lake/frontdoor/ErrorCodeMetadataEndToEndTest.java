@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lake.core.TableRef;
-import dev.lake.engine.lance.LanceDatasets;
+import dev.lake.lance.LanceDatasets;
 import java.nio.file.Path;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;

@@ -12,7 +12,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import dev.lake.core.TableRef;
 import dev.lake.core.ticket.TicketConfig;
-import dev.lake.engine.lance.LanceDatasets;
+import dev.lake.lance.LanceDatasets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;

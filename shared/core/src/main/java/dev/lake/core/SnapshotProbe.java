@@ -1,7 +1,4 @@
-package dev.lake.engine;
-
-import dev.lake.core.Snapshot;
-import dev.lake.core.TableRef;
+package dev.lake.core;
 
 /**
  * Implemented by a {@link dev.lake.core.TableReader} that can check cheaply (e.g. one file stat)

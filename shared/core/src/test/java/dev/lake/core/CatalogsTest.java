@@ -3,6 +3,7 @@ package dev.lake.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.core.testing.TestSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +52,7 @@ class CatalogsTest {
   private static final TableRef SECRET = TableRef.parse("lake.hr.salaries");
   private final FakeResolver lake =
       new FakeResolver(
-          Map.of(
-              NATION, new LanceSnapshot("/n", "i1", 1), SECRET, new LanceSnapshot("/s", "i2", 1)));
+          Map.of(NATION, new TestSnapshot("/n", 1), SECRET, new TestSnapshot("/s", 1)));
   private final Catalogs catalogs = new Catalogs(List.of(lake));
   private final Principal alice = Principal.of("acme", "alice", Set.of("lake.tpch"));
 
@@ -89,7 +89,7 @@ class CatalogsTest {
 
   @Test
   void verifyAll_rechecksGrants_atExecution() {
-    SnapshotSet sealed = new SnapshotSet(Map.of(SECRET, new LanceSnapshot("/s", "i2", 1)));
+    SnapshotSet sealed = new SnapshotSet(Map.of(SECRET, new TestSnapshot("/s", 1)));
     assertThatThrownBy(() -> catalogs.verifyAll(alice, sealed))
         .hasMessage("Table lake.hr.salaries does not exist");
   }

@@ -10,6 +10,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.Snapshot;
+import dev.lake.core.SnapshotProbe;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;

@@ -7,6 +7,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
+import dev.lake.core.SnapshotProbe;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.sql.SQLException;

@@ -3,7 +3,6 @@ package dev.lake.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
-import dev.lake.core.IcebergSnapshot;
 import dev.lake.core.LakeException;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableRef;

@@ -1,6 +1,8 @@
-package dev.lake.core;
+package dev.lake.iceberg;
 
 import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.Snapshot;
 
 /**
  * One snapshot of a table owned by an external Iceberg REST catalog. The table UUID detects a

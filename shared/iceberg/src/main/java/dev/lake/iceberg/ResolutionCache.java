@@ -3,7 +3,6 @@ package dev.lake.iceberg;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.lake.core.IcebergSnapshot;
 import dev.lake.core.TableRef;
 import java.util.Map;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.lake.engine.lance;
+package dev.lake.lance;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,8 +1,7 @@
-package dev.lake.engine.lance;
+package dev.lake.lance;
 
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.TableRef;
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package dev.lake.engine.lance;
+package dev.lake.lance;
 
 import dev.lake.core.ScanRequest;
 import java.util.List;

@@ -1,6 +1,8 @@
-package dev.lake.core;
+package dev.lake.lance;
 
 import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.Snapshot;
 
 /**
  * A Lance dataset at one version of one registry incarnation. An unregister followed by a register

@@ -1,4 +1,4 @@
-package dev.lake.engine.lance;
+package dev.lake.lance;
 
 import java.io.IOException;
 import java.util.Map;

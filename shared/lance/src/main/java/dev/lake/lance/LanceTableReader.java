@@ -1,4 +1,4 @@
-package dev.lake.engine.lance;
+package dev.lake.lance;
 
 import static java.util.Objects.requireNonNull;
 
@@ -6,12 +6,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
+import dev.lake.core.SnapshotProbe;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
-import dev.lake.engine.SnapshotProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.lake.engine.lance;
+package dev.lake.lance;
 
 import static java.util.Objects.requireNonNull;
 
@@ -6,7 +6,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.Registry;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableRef;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableFormats;
 import java.util.Collections;
 import java.util.List;
 
@@ -33,7 +34,7 @@ public record StatementTicket(String sql, List<Object> parameters, SnapshotSet s
 
   public static StatementTicket fromJson(JsonNode node) {
     return new StatementTicket(
-        SnapshotCodec.text(node, "sql"),
+        TableFormats.text(node, "sql"),
         ParameterCodec.fromJson(node.get("parameters")),
         SnapshotCodec.fromJson(node.get("snapshots")));
   }

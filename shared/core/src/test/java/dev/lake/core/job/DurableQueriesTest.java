@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.Principal;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
@@ -17,6 +16,7 @@ import dev.lake.core.local.LocalKeyRing;
 import dev.lake.core.local.LocalObjectStore;
 import dev.lake.core.testing.MutableClock;
 import dev.lake.core.testing.TestArrow;
+import dev.lake.core.testing.TestSnapshot;
 import dev.lake.core.ticket.TicketConfig;
 import dev.lake.core.ticket.TicketSealer;
 import java.io.IOException;
@@ -41,7 +41,7 @@ class DurableQueriesTest {
   private static final Principal ALICE = Principal.of("acme", "alice", Set.of("lake.sales"));
   private static final Principal BOB = Principal.of("acme", "bob", Set.of("lake.sales"));
   private static final SnapshotSet SNAPSHOTS =
-      new SnapshotSet(Map.of(T, new LanceSnapshot("/data/orders", "inc-1", 3)));
+      new SnapshotSet(Map.of(T, new TestSnapshot("/data/orders", 3)));
   private static final AdmittedQuery QUERY =
       AdmittedQuery.of("SELECT * FROM lake.sales.orders", AdmittedQuery.Kind.SELECT, List.of(T));
 

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.Principal;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.LocalKeyRing;
+import dev.lake.core.testing.TestSnapshot;
 import dev.lake.core.ticket.SealedEnvelope;
 import java.time.Instant;
 import java.util.List;
@@ -27,9 +27,7 @@ class EnvelopeSealerTest {
           AdmittedQuery.Kind.SELECT,
           List.of(42L),
           new SnapshotSet(
-              Map.of(
-                  TableRef.parse("lake.sales.orders"),
-                  new LanceSnapshot("/data/orders", "inc-1", 3))),
+              Map.of(TableRef.parse("lake.sales.orders"), new TestSnapshot("/data/orders", 3))),
           ALICE,
           "{\"fields\":[]}");
 

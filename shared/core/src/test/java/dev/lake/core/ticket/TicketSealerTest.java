@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lake.core.ErrorCode;
-import dev.lake.core.IcebergSnapshot;
 import dev.lake.core.LakeException;
-import dev.lake.core.LanceSnapshot;
 import dev.lake.core.Principal;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.LocalKeyRing;
+import dev.lake.core.testing.TestSnapshot;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -45,10 +44,8 @@ class TicketSealerTest {
         Arrays.asList(7L, null, new BigDecimal("0.05"), LocalDate.of(1994, 1, 1)),
         new SnapshotSet(
             Map.of(
-                new TableRef("lake", "tpch", "nation"),
-                    new LanceSnapshot("/data/nation.lance", "inc-1", 3),
-                new TableRef("iceberg", "a.b", "t"),
-                    new IcebergSnapshot("rest", "uuid-1", 42L, "s3://m.json"))));
+                new TableRef("lake", "tpch", "nation"), new TestSnapshot("/data/nation.lance", 3),
+                new TableRef("iceberg", "a.b", "t"), new TestSnapshot("uuid-1", 42))));
   }
 
   private byte[] sealStatement() {

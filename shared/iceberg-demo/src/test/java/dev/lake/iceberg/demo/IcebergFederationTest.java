@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.ErrorCode;
-import dev.lake.core.IcebergSnapshot;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.IcebergSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

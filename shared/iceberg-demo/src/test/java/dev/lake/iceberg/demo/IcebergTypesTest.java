@@ -2,11 +2,11 @@ package dev.lake.iceberg.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lake.core.IcebergSnapshot;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.IcebergSnapshot;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

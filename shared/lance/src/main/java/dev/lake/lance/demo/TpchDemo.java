@@ -1,10 +1,10 @@
-package dev.lake.engine.demo;
+package dev.lake.lance.demo;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
-import dev.lake.engine.lance.LanceDatasets;
+import dev.lake.lance.LanceDatasets;
 import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.util.ArrayList;

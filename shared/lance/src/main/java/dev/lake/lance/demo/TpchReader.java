@@ -1,4 +1,4 @@
-package dev.lake.engine.demo;
+package dev.lake.lance.demo;
 
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;

@@ -1,0 +1,32 @@
+package dev.lake.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * A table format plugin (Lance, Iceberg, ...). The format's own module owns its {@link Snapshot}
+ * type and that snapshot's encoding inside sealed envelopes (tickets, job envelopes) under a short,
+ * stable tag; core knows formats only through this interface. A format registers itself with one
+ * line in its module's {@code META-INF/services/dev.lake.core.TableFormat}; {@link
+ * TableFormats#installed()} finds it. Its {@link TableResolver} and {@link TableReader} plug into
+ * the engine and front door as a catalog (see docs/architecture.md, "How to add a table format").
+ *
+ * @param <S> the format's snapshot record
+ */
+public interface TableFormat<S extends Snapshot> {
+  /** The codec tag written into sealed envelopes: unique, stable across releases. */
+  String tag();
+
+  /** The snapshot record this format owns. */
+  Class<S> snapshotType();
+
+  /** Writes the snapshot's fields (not the tag) into {@code node}. */
+  void encode(S snapshot, ObjectNode node);
+
+  /**
+   * Reads a snapshot written by {@link #encode}; a missing or malformed field fails closed with
+   * {@link ErrorCode#TICKET_INVALID} (see {@link TableFormats#text} and {@link
+   * TableFormats#number}).
+   */
+  S decode(JsonNode node);
+}

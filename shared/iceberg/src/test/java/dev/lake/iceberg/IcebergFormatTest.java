@@ -1,0 +1,34 @@
+package dev.lake.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.Json;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableFormats;
+import dev.lake.core.TableRef;
+import dev.lake.core.ticket.SnapshotCodec;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class IcebergFormatTest {
+  @Test
+  void iceberg_isInstalled_andKeepsItsEnvelopeEncoding() throws Exception {
+    // GIVEN a sealed-set entry exactly as earlier releases wrote it for an Iceberg table
+    JsonNode wire =
+        Json.mapper()
+            .readTree(
+                "[{\"catalog\":\"iceberg\",\"namespace\":\"a.b\",\"table\":\"t\","
+                    + "\"type\":\"iceberg\",\"catalogName\":\"rest\",\"tableUuid\":\"uuid-1\","
+                    + "\"snapshotId\":42,\"metadataLocation\":\"s3://m.json\"}]");
+    SnapshotSet set =
+        new SnapshotSet(
+            Map.of(
+                new TableRef("iceberg", "a.b", "t"),
+                new IcebergSnapshot("rest", "uuid-1", 42L, "s3://m.json")));
+    // THEN the Iceberg module's format is registered and reads and writes that same form
+    assertThat(TableFormats.installed().tags()).contains(IcebergFormat.TAG);
+    assertThat(SnapshotCodec.fromJson(wire)).isEqualTo(set);
+    assertThat(Json.mapper().readTree(SnapshotCodec.toJson(set).toString())).isEqualTo(wire);
+  }
+}
