@@ -7,12 +7,15 @@ import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,7 +34,7 @@ class LakeCliTest {
     Thread cli =
         new Thread(
             () ->
-                new CommandLine(new LakeCli())
+                LakeCli.commandLine()
                     .setOut(out)
                     .execute("local", "--port", "0", "--data-dir", dir.toString()));
     cli.start();
@@ -73,7 +76,7 @@ class LakeCliTest {
     Path keyRing = dir.resolve("keyring.json");
     LocalKeyRing.loadOrCreate(keyRing);
     StringWriter output = new StringWriter();
-    CommandLine cli = new CommandLine(new LakeCli()).setOut(new PrintWriter(output, true));
+    CommandLine cli = LakeCli.commandLine().setOut(new PrintWriter(output, true));
     assertThat(
             cli.execute(
                 "table", "register", "--registry", registry.toString(), "lake.s.t", "/data/t"))
@@ -85,5 +88,57 @@ class LakeCliTest {
     assertThat(cli.execute("keys", "rotate", "--key-ring", keyRing.toString())).isZero();
     assertThat(LocalKeyRing.load(keyRing).keyIds()).hasSize(2);
     assertThat(output.toString()).contains("registered lake.s.t").contains("unregistered lake.s.t");
+  }
+
+  /** Runs {@code LakeCli.main} in a child JVM on this test's classpath: real exit code, output. */
+  private static Process main(String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(LakeCli.class.getName());
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true).start();
+  }
+
+  private static String finish(Process process) throws Exception {
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the CLI exits").isTrue();
+    return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void main_exitsWith2_andOneLine_whenConfigurationIsWrong() throws Exception {
+    // WHEN the real entry point registers a name outside the lake catalog
+    Process process =
+        main(
+            "table",
+            "register",
+            "--registry",
+            dir.resolve("registry.json").toString(),
+            "other.s.t",
+            "/data/t");
+    String printed = finish(process);
+    // THEN it exits 2 with one line naming the mistake, and no stack trace
+    assertThat(process.exitValue()).as(printed).isEqualTo(2);
+    assertThat(printed.strip())
+        .startsWith("lake: ")
+        .contains("lake.<namespace>.<table>")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void main_exitsWith2_onAnUnknownFlag_and0_onSuccess() throws Exception {
+    // WHEN the real entry point gets an unknown flag THEN picocli's usage error exits 2
+    Process unknown = main("keys", "rotate", "--no-such-flag");
+    String usage = finish(unknown);
+    assertThat(unknown.exitValue()).as(usage).isEqualTo(2);
+    assertThat(usage).contains("Unknown option: '--no-such-flag'");
+    // AND a valid command exits 0
+    Path keyRing = dir.resolve("keyring.json");
+    LocalKeyRing.loadOrCreate(keyRing);
+    Process rotate = main("keys", "rotate", "--key-ring", keyRing.toString());
+    String printed = finish(rotate);
+    assertThat(rotate.exitValue()).as(printed).isZero();
+    assertThat(LocalKeyRing.load(keyRing).keyIds()).hasSize(2);
   }
 }
