@@ -138,7 +138,10 @@ final class DurableHandler {
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant());
         PartExecution execution =
             new PartExecution(durable.openPart(principal, ticket, allocator))) {
-      streamer.stream(StatementHandler.digest(ticket), execution, listener);
+      streamer.stream(
+          StatementHandler.digest(ticket),
+          execution,
+          ColumnMetadata.stream(listener, columns -> List.of()));
     }
   }
 
@@ -197,7 +200,13 @@ final class DurableHandler {
     long bytes = status.done() ? status.parts().stream().mapToLong(p -> p.bytes()).sum() : -1;
     // ordered: parts are the result in order, so an ORDER BY survives concatenation
     return new FlightInfo(
-        status.schema(), descriptor, endpoints, bytes, rows, true, IpcOption.DEFAULT);
+        ColumnMetadata.decorate(status.schema()),
+        descriptor,
+        endpoints,
+        bytes,
+        rows,
+        true,
+        IpcOption.DEFAULT);
   }
 
   private static LakeException unsupportedCommand() {

@@ -95,6 +95,12 @@ final class StatementHandler {
   /** A statement ready to run: admitted, authorized, pinned to exact snapshots and planned. */
   record Planned(AdmittedQuery query, SnapshotSet snapshots, Schema schema) {}
 
+  /** The planned schema with Flight SQL column metadata (see {@link ColumnMetadata}). */
+  private Schema described(AdmittedQuery query, SnapshotSet snapshots) {
+    Schema planned = engine.plan(query, snapshots);
+    return ColumnMetadata.decorate(planned, ColumnOrigins.of(query, planned.getFields().size()));
+  }
+
   /**
    * The GetFlightInfo path up to sealing, under the admission gates: admission, authorization and
    * snapshot resolution, planning. Shared by interactive tickets and durable submissions.
@@ -102,7 +108,7 @@ final class StatementHandler {
   Planned plan(Principal principal, String sql) {
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
-      return new Planned(r.query(), r.snapshots(), engine.plan(r.query(), r.snapshots()));
+      return new Planned(r.query(), r.snapshots(), described(r.query(), r.snapshots()));
     }
   }
 
@@ -152,7 +158,10 @@ final class StatementHandler {
       catalogs.verifyAll(principal, ticket.snapshots());
       try (QueryExecution execution =
           engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator)) {
-        streamer.stream(digest(sealed), execution, listener);
+        streamer.stream(
+            digest(sealed),
+            execution,
+            ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)));
       }
     }
   }
@@ -167,7 +176,7 @@ final class StatementHandler {
   ActionCreatePreparedStatementResult prepare(Principal principal, String sql) {
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
-      Schema dataset = engine.plan(r.query(), r.snapshots());
+      Schema dataset = described(r.query(), r.snapshots());
       Schema parameters = parameterTyper.parameters(r.query(), r.snapshots());
       byte[] handle = sealPrepared(principal, new PreparedHandle(sql, List.of()));
       return ActionCreatePreparedStatementResult.newBuilder()

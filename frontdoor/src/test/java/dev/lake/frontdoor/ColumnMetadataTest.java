@@ -1,0 +1,56 @@
+package dev.lake.frontdoor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lake.frontdoor.ColumnMetadata.ColumnOrigin;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+class ColumnMetadataTest {
+  private static Field field(String name, ArrowType type, Map<String, String> metadata) {
+    return new Field(name, new FieldType(true, type, null, metadata), null);
+  }
+
+  @Test
+  void decorate_addsFlightSqlMetadataAndKeepsTypesNamesAndExistingMetadata() {
+    Schema planned =
+        new Schema(
+            List.of(
+                field("price", new ArrowType.Decimal(15, 2, 128), Map.of("mine", "kept")),
+                field("d", new ArrowType.Date(DateUnit.DAY), null),
+                field("n", new ArrowType.Int(32, true), null)));
+
+    Schema out =
+        ColumnMetadata.decorate(
+            planned,
+            List.of(Optional.of(new ColumnOrigin("lake", "tpch", "lineitem")), Optional.empty()));
+
+    Map<String, String> price = out.getFields().get(0).getMetadata();
+    assertThat(price)
+        .containsEntry("ARROW:FLIGHT:SQL:PRECISION", "15")
+        .containsEntry("ARROW:FLIGHT:SQL:SCALE", "2")
+        .containsEntry("ARROW:FLIGHT:SQL:TYPE_NAME", "DECIMAL")
+        .containsEntry("ARROW:FLIGHT:SQL:IS_READ_ONLY", "1")
+        .containsEntry("ARROW:FLIGHT:SQL:CATALOG_NAME", "lake")
+        .containsEntry("ARROW:FLIGHT:SQL:SCHEMA_NAME", "tpch")
+        .containsEntry("ARROW:FLIGHT:SQL:TABLE_NAME", "lineitem")
+        .containsEntry("mine", "kept");
+    assertThat(out.getFields().get(1).getMetadata())
+        .containsEntry("ARROW:FLIGHT:SQL:TYPE_NAME", "DATE")
+        .doesNotContainKey("ARROW:FLIGHT:SQL:TABLE_NAME");
+    assertThat(out.getFields().get(2).getMetadata())
+        .containsEntry("ARROW:FLIGHT:SQL:TYPE_NAME", "INTEGER")
+        .containsEntry("ARROW:FLIGHT:SQL:PRECISION", "10");
+    for (int i = 0; i < planned.getFields().size(); i++) {
+      assertThat(out.getFields().get(i).getType()).isEqualTo(planned.getFields().get(i).getType());
+      assertThat(out.getFields().get(i).getName()).isEqualTo(planned.getFields().get(i).getName());
+    }
+  }
+}
