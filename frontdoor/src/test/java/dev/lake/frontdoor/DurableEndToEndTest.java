@@ -214,7 +214,17 @@ class DurableEndToEndTest {
     FlightInfo info = done.getFlightInfo();
     assertThat(info.getEndpoints()).hasSize(7);
     assertThat(info.getRecords()).isEqualTo(60_175);
-    assertThat(info.getSchema()).isEqualTo(interactive.getSchema());
+    // same columns and types; both carry Flight SQL type metadata (table provenance is known
+    // only to the interactive path, which still has the statement)
+    assertThat(info.getSchema().getFields())
+        .extracting(f -> f.getName() + " " + f.getType())
+        .isEqualTo(
+            interactive.getSchema().getFields().stream()
+                .map(f -> f.getName() + " " + f.getType())
+                .toList());
+    assertThat(info.getSchema().findField("l_extendedprice").getMetadata())
+        .containsEntry("ARROW:FLIGHT:SQL:PRECISION", "15")
+        .containsEntry("ARROW:FLIGHT:SQL:SCALE", "2");
     assertThat(download(client, info, ALICE)).isEqualTo(expected);
     // AND the store holds exactly 7 parts plus one manifest under <tenant>/<query id>/
     List<Path> dirs = resultDirs();
