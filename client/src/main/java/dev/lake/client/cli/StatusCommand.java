@@ -56,12 +56,26 @@ final class StatusCommand extends HandleCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Codes that say the handle or the call is at fault, not the query. */
+  private static final java.util.Set<String> NOT_THE_QUERY =
+      java.util.Set.of(
+          "NOT_FOUND",
+          "TICKET_INVALID",
+          "TICKET_EXPIRED",
+          "TICKET_FOREIGN",
+          "UNAUTHENTICATED",
+          "PERMISSION_DENIED",
+          "OVERLOADED",
+          "EXTERNAL_UNAVAILABLE");
+
   /** The query itself failed (as opposed to the handle being unknown, expired or not ours). */
   private static boolean isJobFailure(LakeClientException e) {
+    if (e.errorCode().isPresent()) {
+      return !NOT_THE_QUERY.contains(e.errorCode().get());
+    }
     return !(e.status() == FlightStatusCode.UNAUTHENTICATED
         || e.status() == FlightStatusCode.UNAUTHORIZED
         || e.status() == FlightStatusCode.UNAVAILABLE
-        || (e.status() == FlightStatusCode.NOT_FOUND
-            && e.getMessage().startsWith("Unknown or expired job")));
+        || e.status() == FlightStatusCode.NOT_FOUND);
   }
 }
