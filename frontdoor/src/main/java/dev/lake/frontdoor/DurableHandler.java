@@ -131,18 +131,25 @@ final class DurableHandler {
   }
 
   /**
-   * DoGet of a RESULT_PART ticket: streams exactly that part. The admission gate stays charged
-   * until the part's reader (and with it the object-store stream) is closed.
+   * DoGet of a RESULT_PART ticket: streams exactly that part from a producer thread and returns.
+   * The admission gate stays charged until the part's reader (and with it the object-store stream)
+   * is closed.
    */
   void stream(Principal principal, byte[] ticket, ServerStreamListener listener) {
-    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant());
-        PartExecution execution =
-            new PartExecution(durable.openPart(principal, ticket, allocator))) {
-      streamer.stream(
-          StatementHandler.digest(ticket),
-          execution,
-          ColumnMetadata.stream(listener, columns -> List.of()));
+    AdmissionGates.Permit permit = gates.enter(principal.tenant());
+    PartExecution execution;
+    try {
+      execution = new PartExecution(durable.openPart(principal, ticket, allocator));
+    } catch (RuntimeException e) {
+      permit.close();
+      throw e;
     }
+    // the streamer owns the part and the permit from here and closes both when the stream ends
+    streamer.start(
+        StatementHandler.digest(ticket),
+        execution,
+        ColumnMetadata.stream(listener, columns -> List.of()),
+        List.of(permit));
   }
 
   private JobStatus submit(Principal principal, byte[] command, Optional<String> submissionId) {

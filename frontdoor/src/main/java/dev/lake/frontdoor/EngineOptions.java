@@ -2,6 +2,7 @@ package dev.lake.frontdoor;
 
 import dev.lake.engine.EngineConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** Engine flags shared by {@code local} and {@code serve}. */
@@ -14,12 +15,35 @@ final class EngineOptions {
               + " most half the engine memory limit; 0 = off, the default).")
   long snapshotCacheMb;
 
+  @Option(
+      names = "--query-timeout",
+      defaultValue = "PT5M",
+      description =
+          "Interactive deadline of a query, planning and streaming included (ISO-8601, default"
+              + " PT5M; at most --max-query-timeout). Past it the query ends with TIMED_OUT.")
+  Duration queryTimeout;
+
+  @Option(
+      names = "--max-query-timeout",
+      defaultValue = "PT1H",
+      description =
+          "Longest interactive deadline a caller may ask for (default PT1H, at most 24 h).")
+  Duration maxQueryTimeout;
+
+  @Option(
+      names = "--durable-query-timeout",
+      defaultValue = "PT6H",
+      description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
+  Duration durableQueryTimeout;
+
   long snapshotCacheBytes() {
     return snapshotCacheMb << 20;
   }
 
   /** The engine defaults with these flags applied; validated by {@link EngineConfig}. */
   EngineConfig engineConfig(Path spill) {
-    return EngineConfig.defaults(spill).withSnapshotCacheBytes(snapshotCacheBytes());
+    return EngineConfig.defaults(spill)
+        .withSnapshotCacheBytes(snapshotCacheBytes())
+        .withTimeouts(queryTimeout, maxQueryTimeout, durableQueryTimeout);
   }
 }

@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param queueWait longest wait for a slot before OVERLOADED (default 30 s, 0 - 10 min)
  * @param maxSqlBytes longest accepted SQL text in UTF-8 bytes (default 256 KiB, 1 KiB - 1 MiB)
  * @param maxInboundMessageBytes gRPC inbound message cap (default 16 MiB, 1 MiB - 256 MiB)
+ * @param idleStreamTimeout longest a DoGet client may leave a ready batch unread before its stream
+ *     ends with TIMED_OUT and its slot is released (default 60 s, 1 s - 1 h)
  */
 public record FrontDoorConfig(
     String host,
@@ -38,7 +40,8 @@ public record FrontDoorConfig(
     int maxConcurrentQueriesPerTenant,
     Duration queueWait,
     int maxSqlBytes,
-    int maxInboundMessageBytes) {
+    int maxInboundMessageBytes,
+    Duration idleStreamTimeout) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 31337;
   public static final Duration DEFAULT_PREPARED_TTL = Duration.ofHours(12);
@@ -55,6 +58,9 @@ public record FrontDoorConfig(
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 16 * 1024 * 1024;
   public static final int MIN_MAX_INBOUND_MESSAGE_BYTES = 1024 * 1024;
   public static final int MAX_MAX_INBOUND_MESSAGE_BYTES = 256 * 1024 * 1024;
+  public static final Duration DEFAULT_IDLE_STREAM_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration MIN_IDLE_STREAM_TIMEOUT = Duration.ofSeconds(1);
+  public static final Duration MAX_IDLE_STREAM_TIMEOUT = Duration.ofHours(1);
 
   public FrontDoorConfig {
     requireNonNull(host, "host is null");
@@ -89,6 +95,9 @@ public record FrontDoorConfig(
         maxInboundMessageBytes,
         MIN_MAX_INBOUND_MESSAGE_BYTES,
         MAX_MAX_INBOUND_MESSAGE_BYTES);
+    requireNonNull(idleStreamTimeout, "idleStreamTimeout is null");
+    Bounds.check(
+        "idleStreamTimeout", idleStreamTimeout, MIN_IDLE_STREAM_TIMEOUT, MAX_IDLE_STREAM_TIMEOUT);
   }
 
   /** Loopback on port 31337, plaintext, default limits and tickets. */
@@ -105,7 +114,8 @@ public record FrontDoorConfig(
         DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT,
         DEFAULT_QUEUE_WAIT,
         DEFAULT_MAX_SQL_BYTES,
-        DEFAULT_MAX_INBOUND_MESSAGE_BYTES);
+        DEFAULT_MAX_INBOUND_MESSAGE_BYTES,
+        DEFAULT_IDLE_STREAM_TIMEOUT);
   }
 
   public FrontDoorConfig withListener(String newHost, int newPort) {
@@ -121,7 +131,8 @@ public record FrontDoorConfig(
         maxConcurrentQueriesPerTenant,
         queueWait,
         maxSqlBytes,
-        maxInboundMessageBytes);
+        maxInboundMessageBytes,
+        idleStreamTimeout);
   }
 
   public FrontDoorConfig withTls(Optional<Path> certificate, Optional<Path> privateKey) {
@@ -137,7 +148,8 @@ public record FrontDoorConfig(
         maxConcurrentQueriesPerTenant,
         queueWait,
         maxSqlBytes,
-        maxInboundMessageBytes);
+        maxInboundMessageBytes,
+        idleStreamTimeout);
   }
 
   public FrontDoorConfig withTrustedTlsProxy(boolean trusted) {
@@ -153,7 +165,8 @@ public record FrontDoorConfig(
         maxConcurrentQueriesPerTenant,
         queueWait,
         maxSqlBytes,
-        maxInboundMessageBytes);
+        maxInboundMessageBytes,
+        idleStreamTimeout);
   }
 
   public FrontDoorConfig withLimits(int maxQueries, int maxQueriesPerTenant, Duration wait) {
@@ -169,7 +182,25 @@ public record FrontDoorConfig(
         maxQueriesPerTenant,
         wait,
         maxSqlBytes,
-        maxInboundMessageBytes);
+        maxInboundMessageBytes,
+        idleStreamTimeout);
+  }
+
+  public FrontDoorConfig withIdleStreamTimeout(Duration timeout) {
+    return new FrontDoorConfig(
+        host,
+        port,
+        tlsCertificate,
+        tlsPrivateKey,
+        trustedTlsProxy,
+        tickets,
+        preparedTtl,
+        maxConcurrentQueries,
+        maxConcurrentQueriesPerTenant,
+        queueWait,
+        maxSqlBytes,
+        maxInboundMessageBytes,
+        timeout);
   }
 
   public boolean tlsEnabled() {

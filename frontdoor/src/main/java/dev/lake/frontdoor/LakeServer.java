@@ -32,10 +32,12 @@ public final class LakeServer implements AutoCloseable {
 
   private final FlightServer server;
   private final FrontDoorConfig config;
+  private final ResultStreamer streamer;
 
-  private LakeServer(FlightServer server, FrontDoorConfig config) {
+  private LakeServer(FlightServer server, FrontDoorConfig config, ResultStreamer streamer) {
     this.server = server;
     this.config = config;
+    this.streamer = streamer;
   }
 
   /** Starts listening; throws {@link IllegalStateException} when the transport rule forbids it. */
@@ -78,7 +80,8 @@ public final class LakeServer implements AutoCloseable {
             config.maxConcurrentQueries(),
             config.maxConcurrentQueriesPerTenant(),
             config.queueWait());
-    ResultStreamer streamer = new ResultStreamer();
+    ResultStreamer streamer =
+        new ResultStreamer(config.maxConcurrentQueries(), config.idleStreamTimeout());
     StatementHandler statements =
         new StatementHandler(
             components.admission(),
@@ -127,8 +130,9 @@ public final class LakeServer implements AutoCloseable {
             config.tlsCertificate().orElseThrow().toFile(),
             config.tlsPrivateKey().orElseThrow().toFile());
       }
-      return new LakeServer(builder.build().start(), config);
+      return new LakeServer(builder.build().start(), config, streamer);
     } catch (IOException e) {
+      streamer.close();
       throw new UncheckedIOException(
           "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
     }
@@ -190,6 +194,11 @@ public final class LakeServer implements AutoCloseable {
     return config.host();
   }
 
+  /** Result streams this server is producing now (for tests). */
+  int activeStreams() {
+    return streamer.active();
+  }
+
   /** Blocks until the server shuts down. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
@@ -205,6 +214,8 @@ public final class LakeServer implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      streamer.close();
     }
   }
 }

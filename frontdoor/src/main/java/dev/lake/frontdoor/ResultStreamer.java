@@ -1,69 +1,143 @@
 package dev.lake.frontdoor;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
- * Streams one execution to a DoGet client batch by batch with real back-pressure: before each batch
- * it waits until gRPC reports the stream ready. The ready check runs under the same lock the
- * on-ready callback signals, so a wake-up between the check and the wait cannot be lost (the stall
- * of Arrow's CallbackBackpressureStrategy, arrow-java#346); the wait is additionally bounded so
- * even a lost signal only delays, never stalls. A client cancel or disconnect cancels the
- * execution.
+ * Streams executions to DoGet clients from producer threads with real back-pressure.
+ *
+ * <p>Why a producer thread: Arrow Flight calls {@code getStream} on the call's serializing gRPC
+ * executor, and gRPC delivers the on-ready and on-cancel callbacks on that same executor. A {@code
+ * getStream} that waits for readiness itself therefore waits for a signal that cannot arrive until
+ * it returns. {@link #start} registers the callbacks, hands the stream to a bounded pool of
+ * producer threads and returns at once; the producer pulls the next batch from the engine (which
+ * overlaps DuckDB's work with gRPC sending the previous batch) and waits for readiness only before
+ * handing a batch over. The wait checks {@code isReady()} under the lock the on-ready callback
+ * signals, so a wake-up cannot be lost, and it never polls.
+ *
+ * <p>Bounds: a client that reads nothing for {@code idleTimeout} while the server has a batch ready
+ * gets TIMED_OUT and its stream ends, releasing the execution and the admission slot. A client
+ * cancel or disconnect interrupts the execution at once (CancelFlightInfo does the same through
+ * {@link #cancel}).
  */
-final class ResultStreamer {
-  /** Upper bound of one wait for readiness before re-checking. */
-  private static final long RECHECK_MILLIS = 200;
-
+final class ResultStreamer implements AutoCloseable {
   /** Executions streaming on this replica, for CancelFlightInfo. */
   private final Set<Running> running = ConcurrentHashMap.newKeySet();
+
+  private final ExecutorService producers;
+  private final Duration idleTimeout;
+
+  /**
+   * @param producerThreads most streams produced at once; the admission gates already bound
+   *     concurrent streams to the global query limit, so that limit is the right size
+   * @param idleTimeout longest wait for a client to accept the next batch
+   */
+  ResultStreamer(int producerThreads, Duration idleTimeout) {
+    this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout is null");
+    AtomicInteger n = new AtomicInteger();
+    this.producers =
+        new ThreadPoolExecutor(
+            producerThreads,
+            producerThreads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "lake-stream-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    ((ThreadPoolExecutor) producers).allowCoreThreadTimeOut(true);
+  }
 
   /** A stream in progress: its ticket digest (never the ticket) and its execution. */
   record Running(String ticketDigest, QueryExecution execution) {}
 
   /**
-   * Streams {@code execution} to {@code listener}; returns normally after completing or after the
-   * client went away, throws on a failure the caller must report.
+   * Takes ownership of {@code execution} and of {@code held} (e.g. an admission permit) and streams
+   * the execution to {@code listener} on a producer thread; returns immediately. Everything is
+   * closed when the stream ends, however it ends; failures go to the client through {@link
+   * FlightErrors}.
    */
-  void stream(String ticketDigest, QueryExecution execution, ServerStreamListener listener) {
-    Ready ready = new Ready();
+  void start(
+      String ticketDigest,
+      QueryExecution execution,
+      ServerStreamListener listener,
+      List<? extends AutoCloseable> held) {
+    Flow flow = new Flow();
     Running entry = new Running(ticketDigest, execution);
     running.add(entry);
-    listener.setOnReadyHandler(ready::signal);
+    listener.setOnReadyHandler(flow::signal);
     listener.setOnCancelHandler(
         () -> {
-          ready.cancel();
+          flow.cancel();
           execution.cancel();
         });
+    Runnable task = () -> produce(entry, flow, listener, held);
     try {
-      ArrowReader reader = execution.reader();
+      producers.execute(task);
+    } catch (RejectedExecutionException e) {
+      finish(entry, held);
+      listener.error(
+          FlightErrors.toFlight(
+              new LakeException(ErrorCode.OVERLOADED, "Server is shutting down, retry later")));
+    }
+  }
+
+  private void produce(
+      Running entry, Flow flow, ServerStreamListener listener, List<? extends AutoCloseable> held) {
+    try {
+      ArrowReader reader = entry.execution().reader();
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       listener.start(root);
-      while (!ready.cancelled() && reader.loadNextBatch()) {
-        if (!ready.await(listener)) {
-          return;
+      while (!flow.cancelled() && reader.loadNextBatch()) {
+        if (!flow.awaitReady(listener, idleTimeout)) {
+          return; // the client went away; nothing to tell it
         }
         listener.putNext();
       }
-      if (!ready.cancelled()) {
+      if (!flow.cancelled()) {
         listener.completed();
       }
-    } catch (IOException e) {
-      if (!ready.cancelled()) {
-        throw new UncheckedIOException(e);
-      }
-    } catch (RuntimeException e) {
-      if (!ready.cancelled()) {
-        throw e;
+    } catch (Exception e) {
+      if (!flow.cancelled() && !listener.isCancelled()) {
+        listener.error(FlightErrors.toFlight(e));
       }
     } finally {
-      running.remove(entry);
+      finish(entry, held);
+    }
+  }
+
+  private void finish(Running entry, List<? extends AutoCloseable> held) {
+    running.remove(entry);
+    try {
+      entry.execution().close();
+    } finally {
+      for (AutoCloseable c : held) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          // a permit or reader that fails to close has nothing left to release
+        }
+      }
     }
   }
 
@@ -79,45 +153,83 @@ final class ResultStreamer {
     return n;
   }
 
+  /** Streams currently held by this replica (for tests and metrics). */
+  int active() {
+    return running.size();
+  }
+
+  /** Stops taking streams; running ones are cancelled by their clients or the server's close. */
+  @Override
+  public void close() {
+    producers.shutdownNow();
+    for (Running r : running) {
+      r.execution().cancel();
+    }
+  }
+
   /** Readiness of one stream: signalled by gRPC's on-ready callback and by cancellation. */
-  static final class Ready {
-    private final Object lock = new Object();
+  static final class Flow {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
     private boolean cancelled;
 
     void signal() {
-      synchronized (lock) {
-        lock.notifyAll();
+      lock.lock();
+      try {
+        changed.signalAll();
+      } finally {
+        lock.unlock();
       }
     }
 
     void cancel() {
-      synchronized (lock) {
+      lock.lock();
+      try {
         cancelled = true;
-        lock.notifyAll();
+        changed.signalAll();
+      } finally {
+        lock.unlock();
       }
     }
 
     boolean cancelled() {
-      synchronized (lock) {
+      lock.lock();
+      try {
         return cancelled;
+      } finally {
+        lock.unlock();
       }
     }
 
-    /** Waits until the listener is ready; false when the stream was cancelled instead. */
-    boolean await(ServerStreamListener listener) {
-      synchronized (lock) {
+    /**
+     * Waits until the client can take a batch: true when ready, false when the stream was
+     * cancelled; throws TIMED_OUT ({@link ErrorCode#DEADLINE_EXCEEDED}) after {@code idle}.
+     */
+    boolean awaitReady(ServerStreamListener listener, Duration idle) {
+      lock.lock();
+      try {
+        long remaining = idle.toNanos();
         while (!cancelled && !listener.isCancelled() && !listener.isReady()) {
-          try {
-            lock.wait(RECHECK_MILLIS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            cancelled = true;
+          if (remaining <= 0) {
+            throw new LakeException(
+                ErrorCode.DEADLINE_EXCEEDED,
+                "The client read no data for "
+                    + idle.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+                    + " (idle stream timeout); the stream was ended and its slot released. Read"
+                    + " results continuously, or submit large results to the durable tier");
           }
+          remaining = changed.awaitNanos(remaining);
         }
         if (listener.isCancelled()) {
           cancelled = true;
         }
         return !cancelled;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancelled = true;
+        return false;
+      } finally {
+        lock.unlock();
       }
     }
   }

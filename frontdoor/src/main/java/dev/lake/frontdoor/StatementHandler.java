@@ -142,7 +142,8 @@ final class StatementHandler {
 
   /**
    * DoGet: opens the sealed statement (failing closed), re-checks grants and incarnations, and
-   * streams exactly the sealed snapshots. Never resolves anything to "latest".
+   * streams exactly the sealed snapshots from a producer thread (returning at once, so gRPC can
+   * deliver readiness and cancellation). Never resolves anything to "latest".
    */
   void stream(Principal principal, byte[] sealed, ServerStreamListener listener) {
     JsonNode payload = sealer.unseal(sealed, TicketKind.STATEMENT, principal);
@@ -154,16 +155,21 @@ final class StatementHandler {
       throw new LakeException(
           ErrorCode.TICKET_INVALID, "Ticket does not match its statement; request a new ticket");
     }
-    try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
+    AdmissionGates.Permit permit = gates.enter(principal.tenant());
+    QueryExecution execution;
+    try {
       catalogs.verifyAll(principal, ticket.snapshots());
-      try (QueryExecution execution =
-          engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator)) {
-        streamer.stream(
-            digest(sealed),
-            execution,
-            ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)));
-      }
+      execution = engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
+    } catch (RuntimeException e) {
+      permit.close();
+      throw e;
     }
+    // the streamer owns the execution and the permit from here (see ResultStreamer#start)
+    streamer.start(
+        digest(sealed),
+        execution,
+        ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
+        List.of(permit));
   }
 
   /** Cancels this replica's running streams of a sealed statement the caller owns. */

@@ -38,6 +38,18 @@ class EngineOptionsTest {
   }
 
   @Test
+  void queryTimeouts_defaultToTheEngineDefaults_andAreValidatedByTheEngineConfig() {
+    var defaults = parse().engineConfig(Path.of("/tmp/spill"));
+    assertThat(defaults.queryTimeout()).isEqualTo(java.time.Duration.ofMinutes(5));
+    assertThat(defaults.maxQueryTimeout()).isEqualTo(java.time.Duration.ofHours(1));
+    assertThat(defaults.durableQueryTimeout()).isEqualTo(java.time.Duration.ofHours(6));
+    assertThat(parse("--query-timeout", "PT30S").engineConfig(Path.of("/tmp/spill")).queryTimeout())
+        .isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThatThrownBy(() -> parse("--query-timeout", "PT2H").engineConfig(Path.of("/tmp/spill")))
+        .hasMessage("queryTimeout must be between PT1S and PT1H: PT2H");
+  }
+
+  @Test
   void snapshotCacheMb_setsTheEngineBound_andIsValidatedByTheEngineConfig() {
     assertThat(
             parse("--snapshot-cache-mb", "64")

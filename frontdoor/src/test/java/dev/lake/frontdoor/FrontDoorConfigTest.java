@@ -26,6 +26,7 @@ class FrontDoorConfigTest {
     assertThat(config.queueWait()).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.maxSqlBytes()).isEqualTo(256 * 1024);
     assertThat(config.maxInboundMessageBytes()).isEqualTo(16 * 1024 * 1024);
+    assertThat(config.idleStreamTimeout()).isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test
@@ -40,6 +41,8 @@ class FrontDoorConfigTest {
             "maxConcurrentQueriesPerTenant must be between 1 and maxConcurrentQueries (4): 5");
     assertThatThrownBy(() -> d.withLimits(4, 2, Duration.ofHours(1)))
         .hasMessage("queueWait must be between 0 and PT10M: PT1H");
+    assertThatThrownBy(() -> d.withIdleStreamTimeout(Duration.ofMillis(10)))
+        .hasMessage("idleStreamTimeout must be between PT1S and PT1H: PT0.01S");
     assertThatThrownBy(() -> d.withTls(Optional.of(Path.of("cert.pem")), Optional.empty()))
         .hasMessage("TLS needs both a certificate and a private key");
   }

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.flight.CallOption;
@@ -59,19 +60,25 @@ final class TestLake implements AutoCloseable {
   final Components components;
   final Principals principals;
   final Optional<DurableTierConfig> durableConfig;
+  private final UnaryOperator<FrontDoorConfig> frontDoor;
   volatile LakeServer server;
   volatile Optional<DurableTier> durable;
   private final AtomicInteger copies = new AtomicInteger();
 
-  private TestLake(Path dir, Optional<DurableTierConfig> durableConfig) {
+  private TestLake(
+      Path dir,
+      Optional<DurableTierConfig> durableConfig,
+      UnaryOperator<FrontDoorConfig> frontDoor,
+      UnaryOperator<EngineConfig> engineConfig) {
     this.durableConfig = durableConfig;
+    this.frontDoor = frontDoor;
     this.dir = dir;
     this.registry = new FileRegistry(dir.resolve("registry.json"));
     TpchDemo.generate(dir.resolve("data"), 0.01, registry, allocator);
     Components real =
         Wiring.components(
             allocator,
-            EngineConfig.defaults(dir.resolve("spill")),
+            engineConfig.apply(EngineConfig.defaults(dir.resolve("spill"))),
             LocalKeyRing.loadOrCreate(dir.resolve("keyring.json")),
             List.of(Wiring.lanceCatalog(registry, allocator, Duration.ZERO)));
     this.engine = new CountingEngine(real.engine());
@@ -94,7 +101,7 @@ final class TestLake implements AutoCloseable {
     this.durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
     this.server =
         LakeServer.start(
-            FrontDoorConfig.defaults().withListener("127.0.0.1", 0),
+            frontDoor.apply(FrontDoorConfig.defaults().withListener("127.0.0.1", 0)),
             components,
             principals,
             clock,
@@ -102,12 +109,18 @@ final class TestLake implements AutoCloseable {
   }
 
   static TestLake start(Path dir) {
-    return new TestLake(dir, Optional.empty());
+    return new TestLake(dir, Optional.empty(), c -> c, c -> c);
+  }
+
+  /** With front-door and engine settings changed from the defaults (e.g. short timeouts). */
+  static TestLake start(
+      Path dir, UnaryOperator<FrontDoorConfig> frontDoor, UnaryOperator<EngineConfig> engine) {
+    return new TestLake(dir, Optional.empty(), frontDoor, engine);
   }
 
   /** With the durable tier on: local adapters under {@code dir}, in-process workers. */
   static TestLake startDurable(Path dir, DurableTierConfig config) {
-    return new TestLake(dir, Optional.of(config));
+    return new TestLake(dir, Optional.of(config), c -> c, c -> c);
   }
 
   /**
@@ -121,7 +134,7 @@ final class TestLake implements AutoCloseable {
     durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
     server =
         LakeServer.start(
-            FrontDoorConfig.defaults().withListener("127.0.0.1", port),
+            frontDoor.apply(FrontDoorConfig.defaults().withListener("127.0.0.1", port)),
             components,
             principals,
             clock,
@@ -291,6 +304,17 @@ final class TestLake implements AutoCloseable {
         BufferAllocator allocator) {
       executions.incrementAndGet();
       return delegate.execute(query, parameters, snapshots, allocator);
+    }
+
+    @Override
+    public QueryExecution execute(
+        AdmittedQuery query,
+        List<Object> parameters,
+        SnapshotSet snapshots,
+        BufferAllocator allocator,
+        java.time.Duration timeout) {
+      executions.incrementAndGet();
+      return delegate.execute(query, parameters, snapshots, allocator, timeout);
     }
 
     @Override

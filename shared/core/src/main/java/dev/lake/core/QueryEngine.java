@@ -1,5 +1,6 @@
 package dev.lake.core;
 
+import java.time.Duration;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -16,13 +17,28 @@ public interface QueryEngine extends AutoCloseable {
    * Starts {@code query} with positional {@code parameters} bound to its {@code ?} / {@code $n}
    * placeholders (null, Boolean, Long, Double, BigDecimal, String, LocalDate, LocalDateTime);
    * batches are produced incrementally as the caller pulls them. The caller closes the execution,
-   * which also stops it.
+   * which also stops it. The engine's default interactive deadline applies.
    */
   QueryExecution execute(
       AdmittedQuery query,
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator);
+
+  /**
+   * {@link #execute(AdmittedQuery, List, SnapshotSet, BufferAllocator)} with an explicit deadline
+   * (e.g. the durable tier's): once {@code timeout} has passed since this call the execution is
+   * interrupted and a pending or later pull fails with {@code DEADLINE_EXCEEDED}. Engines that
+   * enforce no deadline of their own (test fakes) may ignore it.
+   */
+  default QueryExecution execute(
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator,
+      Duration timeout) {
+    return execute(query, parameters, snapshots, allocator);
+  }
 
   @Override
   void close();

@@ -28,7 +28,10 @@ final class DuckDbExecution implements QueryExecution {
   private final int batchSize;
   private final QueryInputs inputs;
   private final DuckDbResultReader reader;
+  private final Limits limits;
   private volatile boolean cancelled;
+  private volatile boolean timedOut;
+  private volatile java.util.concurrent.Future<?> deadline;
   private boolean closed;
   private ResultSet resultSet;
   private ArrowReader result;
@@ -38,13 +41,32 @@ final class DuckDbExecution implements QueryExecution {
       PreparedStatement statement,
       BufferAllocator allocator,
       int batchSize,
-      QueryInputs inputs) {
+      QueryInputs inputs,
+      Limits limits) {
     this.connection = connection;
     this.statement = statement;
     this.allocator = allocator;
     this.batchSize = batchSize;
     this.inputs = inputs;
+    this.limits = limits;
     this.reader = new DuckDbResultReader(allocator, this);
+  }
+
+  /**
+   * What the error messages name when a limit ends a query: the engine's memory and spill bounds
+   * and this execution's deadline.
+   */
+  record Limits(long memoryLimitBytes, long maxTempBytes, java.time.Duration timeout) {}
+
+  /** Arms the deadline: {@link #expire()} runs when it passes; closing disarms it. */
+  void deadline(java.util.concurrent.Future<?> future) {
+    this.deadline = future;
+  }
+
+  /** The deadline passed: interrupt DuckDB; pulls then fail with DEADLINE_EXCEEDED. */
+  void expire() {
+    timedOut = true;
+    cancel();
   }
 
   /**
@@ -57,7 +79,8 @@ final class DuckDbExecution implements QueryExecution {
       List<Object> parameters,
       BufferAllocator allocator,
       int batchSize,
-      QueryInputs inputs) {
+      QueryInputs inputs,
+      Limits limits) {
     PreparedStatement ps = null;
     try {
       ps = connection.prepareStatement(sql);
@@ -70,13 +93,13 @@ final class DuckDbExecution implements QueryExecution {
       for (int i = 0; i < expected; i++) {
         bind(ps, i + 1, parameters == null ? null : parameters.get(i));
       }
-      return new DuckDbExecution(connection, ps, allocator, batchSize, inputs);
+      return new DuckDbExecution(connection, ps, allocator, batchSize, inputs, limits);
     } catch (SQLException | RuntimeException e) {
       closeQuietly(ps);
       closeQuietly(connection);
       inputs.close();
       allocator.close();
-      throw e instanceof LakeException ? (LakeException) e : failure(e, false);
+      throw e instanceof LakeException ? (LakeException) e : failure(e, false, limits);
     }
   }
 
@@ -113,7 +136,7 @@ final class DuckDbExecution implements QueryExecution {
       throw new LakeException(ErrorCode.CANCELLED, "The query was closed");
     }
     if (cancelled) {
-      throw new LakeException(ErrorCode.CANCELLED, "The query was cancelled");
+      throw stopped(null);
     }
     if (result == null) {
       try {
@@ -121,10 +144,10 @@ final class DuckDbExecution implements QueryExecution {
         result =
             (ArrowReader) ((DuckDBResultSet) resultSet).arrowExportStream(allocator, batchSize);
       } catch (SQLException | RuntimeException e) {
-        throw failure(e, cancelled);
+        throw cancelled ? stopped(e) : failure(e, false, limits);
       }
       if (cancelled) {
-        throw new LakeException(ErrorCode.CANCELLED, "The query was cancelled");
+        throw stopped(null);
       }
     }
     return result;
@@ -135,8 +158,26 @@ final class DuckDbExecution implements QueryExecution {
     try {
       return r.loadNextBatch();
     } catch (Exception e) {
-      throw failure(e, cancelled);
+      throw cancelled ? stopped(e) : failure(e, false, limits);
     }
+  }
+
+  /** Why a cancelled execution stopped: its deadline, or a cancel. */
+  private LakeException stopped(Throwable cause) {
+    if (timedOut) {
+      return new LakeException(
+          ErrorCode.DEADLINE_EXCEEDED,
+          "The query ran longer than its deadline of "
+              + human(limits.timeout())
+              + " and was stopped; raise the engine's query timeout (--query-timeout, at most"
+              + " --max-query-timeout) or submit it to the durable tier",
+          cause);
+    }
+    return new LakeException(ErrorCode.CANCELLED, "The query was cancelled", cause);
+  }
+
+  private static String human(java.time.Duration d) {
+    return d.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
   }
 
   @Override
@@ -151,6 +192,10 @@ final class DuckDbExecution implements QueryExecution {
 
   @Override
   public void close() {
+    java.util.concurrent.Future<?> d = deadline;
+    if (d != null) {
+      d.cancel(false);
+    }
     cancel(); // interrupts a statement running in another thread, which holds the lock
     synchronized (this) {
       if (!closed) {
@@ -191,7 +236,7 @@ final class DuckDbExecution implements QueryExecution {
     allocator.close();
   }
 
-  static LakeException failure(Throwable e, boolean cancelled) {
+  static LakeException failure(Throwable e, boolean cancelled, Limits limits) {
     if (e instanceof LakeException) {
       return (LakeException) e;
     }
@@ -201,7 +246,14 @@ final class DuckDbExecution implements QueryExecution {
     }
     if (message.contains("Out of Memory") || message.contains("max_temp_directory_size")) {
       return new LakeException(
-          ErrorCode.RESOURCE_EXHAUSTED, "The query exceeded the engine's memory or spill bound", e);
+          ErrorCode.RESOURCE_EXHAUSTED,
+          "The query needs more than the engine's memory limit ("
+              + (limits.memoryLimitBytes() >> 20)
+              + " MiB, memory_limit) plus its spill space ("
+              + (limits.maxTempBytes() >> 20)
+              + " MiB, max_temp_directory_size); narrow it (fewer columns, filters, LIMIT), ask the"
+              + " operator to raise the engine memory, or submit it to the durable tier",
+          e);
     }
     String shown =
         message.replaceAll(

@@ -18,12 +18,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -49,14 +53,26 @@ public final class DuckDbQueryEngine implements QueryEngine {
           .build();
   private final SnapshotCache snapshotCache;
 
+  /** Fires execution deadlines; one daemon thread, each task only interrupts a statement. */
+  private final ScheduledExecutorService deadlines =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "lake-query-deadlines");
+            t.setDaemon(true);
+            return t;
+          });
+
   public DuckDbQueryEngine(EngineConfig config, List<TableReader> readers) {
     this.config = requireNonNull(config, "config is null");
     this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
     try {
       Files.createDirectories(config.tempDirectory());
+      Properties properties = new Properties();
+      // streamed results: a query yields its first batch before its last row is computed, and
+      // results never sit materialized in native memory (duplicated connections inherit this)
+      properties.setProperty(org.duckdb.DuckDBDriver.JDBC_STREAM_RESULTS, "true");
       database =
-          (DuckDBConnection)
-              new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new Properties());
+          (DuckDBConnection) new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", properties);
       try (Statement s = database.createStatement()) {
         s.execute("SET memory_limit = '" + mib(config.memoryLimitBytes()) + "'");
         s.execute("SET threads = " + config.threads());
@@ -72,6 +88,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     } catch (SQLException | IOException e) {
       parser.close();
       planAllocator.close();
+      deadlines.shutdownNow();
       throw new LakeException(ErrorCode.INTERNAL, "Cannot start the DuckDB engine", e);
     }
     snapshotCache =
@@ -108,7 +125,20 @@ public final class DuckDbQueryEngine implements QueryEngine {
     for (TableRef ref : query.tables()) {
       inputs.put(ref, List.of(new EmptyReader(child, plan.schema(ref))));
     }
-    try (DuckDbExecution execution = open(query, plan, inputs, List.of(), null, child, "lake_p0")) {
+    // the statement renders with LIMIT 0: DuckDB plans an empty result over empty inputs, so the
+    // schema costs what the plan costs, never what the data or a generator would
+    try (DuckDbExecution execution =
+        open(
+            query,
+            plan,
+            inputs,
+            List.of(),
+            Map.of(),
+            null,
+            child,
+            "lake_p0",
+            true,
+            config.queryTimeout())) {
       Schema schema = execution.reader().getVectorSchemaRoot().getSchema();
       plan.resultSchema(schema);
       return schema;
@@ -123,7 +153,21 @@ public final class DuckDbQueryEngine implements QueryEngine {
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator) {
+    return execute(query, parameters, snapshots, allocator, config.queryTimeout());
+  }
+
+  @Override
+  public QueryExecution execute(
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator,
+      Duration timeout) {
     requireNonNull(parameters, "parameters is null");
+    requireNonNull(timeout, "timeout is null");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A query timeout must be positive");
+    }
     QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
     BufferAllocator child =
         allocator.newChildAllocator("query-" + ids.incrementAndGet(), 0, allocator.getLimit());
@@ -164,7 +208,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
       child.close();
       throw e;
     }
-    return open(query, plan, inputs, leases, cachedNames, parameters, child, "lake_q0");
+    return open(
+        query, plan, inputs, leases, cachedNames, parameters, child, "lake_q0", false, timeout);
   }
 
   /** The cached plan of {@code query} over {@code snapshots}, built on first use. */
@@ -180,17 +225,6 @@ public final class DuckDbQueryEngine implements QueryEngine {
         });
   }
 
-  private DuckDbExecution open(
-      AdmittedQuery query,
-      QueryPlan plan,
-      Map<TableRef, List<ArrowReader>> inputs,
-      List<AutoCloseable> leases,
-      List<Object> parameters,
-      BufferAllocator child,
-      String prefix) {
-    return open(query, plan, inputs, leases, Map.of(), parameters, child, prefix);
-  }
-
   /** Opens a connection, registers {@code inputs} (owning them and the leases), prepares. */
   private DuckDbExecution open(
       AdmittedQuery query,
@@ -200,7 +234,9 @@ public final class DuckDbQueryEngine implements QueryEngine {
       Map<TableRef, String> cachedNames,
       List<Object> parameters,
       BufferAllocator child,
-      String prefix) {
+      String prefix,
+      boolean planning,
+      Duration timeout) {
     DuckDBConnection connection;
     try {
       connection = database.duplicate();
@@ -227,14 +263,25 @@ public final class DuckDbQueryEngine implements QueryEngine {
         String name = cachedNames.get(ref);
         targets.put(ref, name != null ? name : registered.views().get(ref));
       }
-      sql = plan.render(targets, parser);
+      sql = plan.render(targets, parser, planning);
     } catch (RuntimeException e) {
       DuckDbExecution.closeQuietly(connection);
       registered.close();
       child.close();
       throw e;
     }
-    return DuckDbExecution.open(connection, sql, parameters, child, config.batchSize(), registered);
+    DuckDbExecution execution =
+        DuckDbExecution.open(
+            connection,
+            sql,
+            parameters,
+            child,
+            config.batchSize(),
+            registered,
+            new DuckDbExecution.Limits(config.memoryLimitBytes(), config.maxTempBytes(), timeout));
+    execution.deadline(
+        deadlines.schedule(execution::expire, timeout.toNanos(), TimeUnit.NANOSECONDS));
+    return execution;
   }
 
   private Map<TableRef, Schema> schemas(AdmittedQuery query, SnapshotSet snapshots) {
@@ -280,6 +327,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       snapshotCache.close();
     }
     plans.invalidateAll();
+    deadlines.shutdownNow();
     DuckDbExecution.closeQuietly(database);
     parser.close();
     planAllocator.close();

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Bounds of the embedded DuckDB engine. Every value is validated here; {@link #defaults(Path)} is a
@@ -18,6 +19,12 @@ import java.nio.file.Path;
  * @param snapshotCacheBytes bytes of table snapshots the engine may keep materialized in DuckDB's
  *     native storage (0 = off, the default; at most half of {@code memoryLimitBytes}); see
  *     docs/engine.md, "Snapshot cache"
+ * @param queryTimeout deadline of an interactive execution (planning and streaming its result)
+ *     unless the caller asks for another one (default 5 min, 1 s .. {@code maxQueryTimeout})
+ * @param maxQueryTimeout longest interactive deadline a caller may ask for (default 1 h, 1 s .. 24
+ *     h)
+ * @param durableQueryTimeout absolute deadline of a durable-tier execution, which the durable
+ *     worker passes to {@link DuckDbQueryEngine#execute} (default 6 h, 1 s .. 7 d)
  */
 public record EngineConfig(
     long memoryLimitBytes,
@@ -26,7 +33,10 @@ public record EngineConfig(
     long maxTempBytes,
     int batchSize,
     int scanParallelism,
-    long snapshotCacheBytes) {
+    long snapshotCacheBytes,
+    Duration queryTimeout,
+    Duration maxQueryTimeout,
+    Duration durableQueryTimeout) {
   public static final long MIN_MEMORY = 64L << 20;
   public static final long MAX_MEMORY = 1L << 40;
   public static final int MAX_THREADS = 256;
@@ -34,6 +44,10 @@ public record EngineConfig(
   public static final int MIN_BATCH = 1024;
   public static final int MAX_BATCH = 1 << 20;
   public static final int MAX_SCAN_PARALLELISM = 64;
+  public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_MAX_QUERY_TIMEOUT = Duration.ofHours(1);
+  public static final Duration DEFAULT_DURABLE_QUERY_TIMEOUT = Duration.ofHours(6);
+  public static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
 
   public EngineConfig {
     requireNonNull(tempDirectory, "tempDirectory is null");
@@ -43,6 +57,34 @@ public record EngineConfig(
     Bounds.check("batchSize", batchSize, MIN_BATCH, MAX_BATCH);
     Bounds.check("scanParallelism", scanParallelism, 1, MAX_SCAN_PARALLELISM);
     Bounds.check("snapshotCacheBytes", snapshotCacheBytes, 0, memoryLimitBytes / 2);
+    requireNonNull(queryTimeout, "queryTimeout is null");
+    requireNonNull(maxQueryTimeout, "maxQueryTimeout is null");
+    requireNonNull(durableQueryTimeout, "durableQueryTimeout is null");
+    Bounds.check("maxQueryTimeout", maxQueryTimeout, MIN_TIMEOUT, Duration.ofHours(24));
+    Bounds.check("queryTimeout", queryTimeout, MIN_TIMEOUT, maxQueryTimeout);
+    Bounds.check("durableQueryTimeout", durableQueryTimeout, MIN_TIMEOUT, Duration.ofDays(7));
+  }
+
+  /** The original seven bounds, with default deadlines. */
+  public EngineConfig(
+      long memoryLimitBytes,
+      int threads,
+      Path tempDirectory,
+      long maxTempBytes,
+      int batchSize,
+      int scanParallelism,
+      long snapshotCacheBytes) {
+    this(
+        memoryLimitBytes,
+        threads,
+        tempDirectory,
+        maxTempBytes,
+        batchSize,
+        scanParallelism,
+        snapshotCacheBytes,
+        DEFAULT_QUERY_TIMEOUT,
+        DEFAULT_MAX_QUERY_TIMEOUT,
+        DEFAULT_DURABLE_QUERY_TIMEOUT);
   }
 
   /** The original six bounds, with the snapshot cache off. */
@@ -65,12 +107,31 @@ public record EngineConfig(
         maxTempBytes,
         batchSize,
         scanParallelism,
-        snapshotCacheBytes);
+        snapshotCacheBytes,
+        queryTimeout,
+        maxQueryTimeout,
+        durableQueryTimeout);
+  }
+
+  /** This configuration with the three deadlines replaced. */
+  public EngineConfig withTimeouts(Duration query, Duration maxQuery, Duration durableQuery) {
+    return new EngineConfig(
+        memoryLimitBytes,
+        threads,
+        tempDirectory,
+        maxTempBytes,
+        batchSize,
+        scanParallelism,
+        snapshotCacheBytes,
+        query,
+        maxQuery,
+        durableQuery);
   }
 
   /**
    * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
-   * as many scan streams as threads, and no snapshot cache.
+   * as many scan streams as threads, no snapshot cache, a 5 min interactive deadline (at most 1 h
+   * on request) and a 6 h durable deadline.
    */
   public static EngineConfig defaults(Path tempDirectory) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));

@@ -84,12 +84,16 @@ final class QueryPlan {
         : columns;
   }
 
-  /** The statement over {@code targets} (table → input name), rendered once per name set. */
-  String render(Map<TableRef, String> targets, SqlParser parser) {
-    List<String> key = List.copyOf(targets.values());
+  /**
+   * The statement over {@code targets} (table → input name), rendered once per name set; with
+   * {@code emptyResult} for planning (see {@link StatementRewriter#render}).
+   */
+  String render(Map<TableRef, String> targets, SqlParser parser, boolean emptyResult) {
+    List<String> key = new java.util.ArrayList<>(targets.values());
+    key.add(emptyResult ? "plan" : "run");
     String sql = rendered.get(key);
     if (sql == null) {
-      sql = statement.render(targets, parser);
+      sql = statement.render(targets, parser, emptyResult);
       if (rendered.size() >= MAX_RENDERINGS) {
         rendered.clear();
       }

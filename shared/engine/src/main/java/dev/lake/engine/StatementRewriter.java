@@ -52,12 +52,47 @@ final class StatementRewriter {
     return explain;
   }
 
-  /** SQL over the per-query inputs named in {@code views} ({@code name} or {@code schema.name}). */
-  String render(Map<TableRef, String> views, SqlParser parser) {
+  /**
+   * SQL over the per-query inputs named in {@code views} ({@code name} or {@code schema.name}).
+   * With {@code emptyResult} the outermost query gets {@code LIMIT 0} (replacing its own limit and
+   * offset): DuckDB's optimizer then plans an empty result, so the statement yields its exact
+   * result schema at a cost bounded by the plan, never by the data or by generators such as {@code
+   * range(1e15)}. EXPLAIN is rendered unchanged (it never runs the query).
+   */
+  String render(Map<TableRef, String> views, SqlParser parser, boolean emptyResult) {
     JsonNode copy = statement.deepCopy();
     replace(copy, views);
+    if (emptyResult && !explain) {
+      limitZero((ObjectNode) copy.path("node"));
+    }
     String sql = parser.deserialize(copy);
     return explain ? "EXPLAIN " + sql : sql;
+  }
+
+  private static void limitZero(ObjectNode node) {
+    com.fasterxml.jackson.databind.node.ArrayNode modifiers =
+        node.path("modifiers").isArray()
+            ? (com.fasterxml.jackson.databind.node.ArrayNode) node.get("modifiers")
+            : node.putArray("modifiers");
+    for (int i = modifiers.size() - 1; i >= 0; i--) {
+      String type = modifiers.get(i).path("type").asText();
+      if (type.equals("LIMIT_MODIFIER") || type.equals("LIMIT_PERCENT_MODIFIER")) {
+        modifiers.remove(i);
+      }
+    }
+    ObjectNode limit = modifiers.addObject();
+    limit.put("type", "LIMIT_MODIFIER");
+    ObjectNode zero = limit.putObject("limit");
+    zero.put("class", "CONSTANT");
+    zero.put("type", "VALUE_CONSTANT");
+    zero.put("alias", "");
+    zero.put("query_location", 0);
+    ObjectNode value = zero.putObject("value");
+    ObjectNode type = value.putObject("type");
+    type.put("id", "INTEGER");
+    type.putNull("type_info");
+    value.put("is_null", false);
+    value.put("value", 0);
   }
 
   private static void replace(JsonNode node, Map<TableRef, String> views) {

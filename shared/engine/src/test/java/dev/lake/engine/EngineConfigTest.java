@@ -19,6 +19,20 @@ class EngineConfigTest {
     assertThat(c.batchSize()).isEqualTo(65_536);
     assertThat(c.tempDirectory()).isEqualTo(TMP);
     assertThat(c.snapshotCacheBytes()).isZero();
+    assertThat(c.queryTimeout()).isEqualTo(java.time.Duration.ofMinutes(5));
+    assertThat(c.maxQueryTimeout()).isEqualTo(java.time.Duration.ofHours(1));
+    assertThat(c.durableQueryTimeout()).isEqualTo(java.time.Duration.ofHours(6));
+  }
+
+  @Test
+  void timeouts_areBounded_andTheInteractiveOneByItsMaximum() {
+    EngineConfig c = EngineConfig.defaults(TMP);
+    java.time.Duration minute = java.time.Duration.ofMinutes(1);
+    assertThatThrownBy(() -> c.withTimeouts(java.time.Duration.ofHours(2), minute, minute))
+        .hasMessage("queryTimeout must be between PT1S and PT1M: PT2H");
+    assertThatThrownBy(() -> c.withTimeouts(minute, minute, java.time.Duration.ZERO))
+        .hasMessage("durableQueryTimeout must be between PT1S and PT168H: PT0S");
+    assertThat(c.withTimeouts(minute, minute, minute).queryTimeout()).isEqualTo(minute);
   }
 
   @Test

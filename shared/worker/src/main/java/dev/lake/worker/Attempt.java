@@ -70,7 +70,13 @@ final class Attempt {
       List<PartRef> parts;
       try (QueryExecution exec =
           p.engine.execute(
-              envelope.query(), envelope.parameters(), envelope.snapshots(), p.allocator)) {
+              envelope.query(),
+              envelope.parameters(),
+              envelope.snapshots(),
+              p.allocator,
+              // the engine's own deadline backs this attempt's (which fires first and names
+              // itself); without it the engine would apply its short interactive deadline
+              Duration.ofMillis(delay).plusSeconds(5))) {
         execution = exec;
         if (stop.get() != null) {
           exec.cancel();

@@ -44,7 +44,10 @@ public final class TicketSealer {
     return config;
   }
 
-  /** Seals {@code payload} for {@code principal}, valid for {@code ttl} from now. */
+  /**
+   * Seals {@code payload} for {@code principal}, valid for {@code ttl} from now. A ticket over
+   * {@link #MAX_TICKET_BYTES} is refused with INVALID_ARGUMENT (unseal would reject it).
+   */
   public byte[] seal(TicketKind kind, Principal principal, Duration ttl, JsonNode payload) {
     requireNonNull(kind, "kind is null");
     requireNonNull(principal, "principal is null");
@@ -58,11 +61,24 @@ public final class TicketSealer {
     claims.put("iat", now.toEpochMilli());
     claims.put("exp", now.plus(ttl).toEpochMilli());
     claims.set("payload", payload);
+    byte[] sealed;
     try {
-      return envelope.seal(kind, NO_CONTEXT, Json.mapper().writeValueAsBytes(claims));
+      sealed = envelope.seal(kind, NO_CONTEXT, Json.mapper().writeValueAsBytes(claims));
     } catch (IOException e) {
       throw new LakeException(ErrorCode.INTERNAL, "Cannot encode ticket claims", e);
     }
+    // never issue what unseal would refuse: an oversized ticket fails here, at issue time
+    if (sealed.length > MAX_TICKET_BYTES) {
+      throw new LakeException(
+          ErrorCode.INVALID_ARGUMENT,
+          "The request does not fit in a ticket: its SQL text, bound parameters and snapshots"
+              + " seal to "
+              + sealed.length
+              + " bytes, over the "
+              + MAX_TICKET_BYTES
+              + "-byte ticket limit; shorten the statement or bind smaller parameters");
+    }
+    return sealed;
   }
 
   /**

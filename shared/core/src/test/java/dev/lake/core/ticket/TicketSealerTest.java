@@ -63,6 +63,22 @@ class TicketSealerTest {
   }
 
   @Test
+  void seal_refusesAtIssue_aTicketUnsealWouldReject() {
+    // GIVEN a statement whose SQL alone is larger than a ticket may be
+    StatementTicket big =
+        new StatementTicket(
+            "SELECT 1 /* " + "x".repeat(TicketSealer.MAX_TICKET_BYTES) + " */",
+            List.of(),
+            statement().snapshots());
+    // WHEN it is sealed THEN it is refused now, naming the limit, not at redemption
+    assertThatThrownBy(
+            () -> sealer.seal(TicketKind.STATEMENT, ALICE, Duration.ofMinutes(5), big.toJson()))
+        .isInstanceOfSatisfying(
+            LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+        .hasMessageContaining("over the 65536-byte ticket limit");
+  }
+
+  @Test
   void seal_leavesNoPlaintext_inTheTicket() {
     String text = new String(sealStatement(), StandardCharsets.ISO_8859_1);
     assertThat(text)
