@@ -64,6 +64,20 @@ public final class ReusingQueryEngine implements QueryEngine {
     return delegate.plan(query, snapshots);
   }
 
+  /**
+   * An explicit deadline (the durable worker's) runs on the engine itself, never from a stored
+   * result: the caller's deadline must reach the execution.
+   */
+  @Override
+  public QueryExecution execute(
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator,
+      java.time.Duration timeout) {
+    return delegate.execute(query, parameters, snapshots, allocator, timeout);
+  }
+
   @Override
   public QueryExecution execute(
       AdmittedQuery query,
