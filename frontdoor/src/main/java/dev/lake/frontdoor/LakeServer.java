@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -33,11 +34,17 @@ public final class LakeServer implements AutoCloseable {
   private final FlightServer server;
   private final FrontDoorConfig config;
   private final ResultStreamer streamer;
+  private final ExecutorService executor;
 
-  private LakeServer(FlightServer server, FrontDoorConfig config, ResultStreamer streamer) {
+  private LakeServer(
+      FlightServer server,
+      FrontDoorConfig config,
+      ResultStreamer streamer,
+      ExecutorService executor) {
     this.server = server;
     this.config = config;
     this.streamer = streamer;
+    this.executor = executor;
   }
 
   /** Starts listening; throws {@link IllegalStateException} when the transport rule forbids it. */
@@ -69,6 +76,7 @@ public final class LakeServer implements AutoCloseable {
       CallObserver observer) {
     requireNonNull(observer, "observer is null");
     requireNonNull(durable, "durable is null");
+    FlightExecutorConfig executorConfig = FlightExecutorConfig.defaults();
     requireNonNull(config, "config is null");
     requireNonNull(components, "components is null");
     requireNonNull(principals, "principals is null");
@@ -104,7 +112,8 @@ public final class LakeServer implements AutoCloseable {
                     components.allocator(),
                     tier.config()));
     MetadataHandler metadata =
-        new MetadataHandler(components.catalogs(), components.readers(), components.allocator());
+        new MetadataHandler(
+            components.catalogs(), components.readers(), components.allocator(), gates);
     LakeFlightSqlProducer producer =
         new LakeFlightSqlProducer(
             statements, metadata, sqlInfo(), components.allocator(), durableHandler);
@@ -112,17 +121,21 @@ public final class LakeServer implements AutoCloseable {
         config.tlsEnabled()
             ? Location.forGrpcTls(config.host(), config.port())
             : Location.forGrpcInsecure(config.host(), config.port());
+    ExecutorService executor = CallLimit.executor(executorConfig);
     AuditMiddleware.Factory audit = new AuditMiddleware.Factory(observer, clock);
     FlightServer.Builder builder =
         FlightServer.builder(
                 components.allocator(),
                 location,
                 new AuditingProducer(new FlightErrorEdge(producer)))
+            .executor(executor)
             .middleware(AuditMiddleware.KEY, audit)
             .middleware(
                 AuthMiddleware.KEY,
                 audit.auditingRejections(new AuthMiddleware.Factory(principals)))
             .middleware(DurableHeaders.KEY, new DurableHeaders.Factory())
+            // last, after every middleware that may refuse a call: see CallLimit
+            .middleware(CallLimit.KEY, new CallLimit.Factory(CallLimit.limit(executorConfig)))
             .maxInboundMessageSize(config.maxInboundMessageBytes());
     try {
       if (config.tlsEnabled()) {
@@ -130,9 +143,14 @@ public final class LakeServer implements AutoCloseable {
             config.tlsCertificate().orElseThrow().toFile(),
             config.tlsPrivateKey().orElseThrow().toFile());
       }
-      return new LakeServer(builder.build().start(), config, streamer);
+      return new LakeServer(builder.build().start(), config, streamer, executor);
+    } catch (RuntimeException e) {
+      streamer.close();
+      executor.shutdownNow();
+      throw e;
     } catch (IOException e) {
       streamer.close();
+      executor.shutdownNow();
       throw new UncheckedIOException(
           "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
     }
@@ -216,6 +234,7 @@ public final class LakeServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       streamer.close();
+      executor.shutdownNow();
     }
   }
 }

@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Catalog metadata for browsing tools. Every listing is derived from the tables the principal is
  * granted ({@link Catalogs#visibleTables}), so nothing ungranted is ever named. Results are small
- * and sent as one batch.
+ * and sent as one batch. Listings that read catalogs (catalogs, schemas, tables) pass the same
+ * tenant-then-global {@link AdmissionGates} as queries; filter patterns match in linear time
+ * ({@link LikePattern}).
  */
 final class MetadataHandler {
   private static final Logger LOG = LoggerFactory.getLogger(MetadataHandler.class);
@@ -42,14 +44,38 @@ final class MetadataHandler {
   private final Catalogs catalogs;
   private final List<TableReader> readers;
   private final BufferAllocator allocator;
+  private final AdmissionGates gates;
 
-  MetadataHandler(Catalogs catalogs, List<TableReader> readers, BufferAllocator allocator) {
+  MetadataHandler(
+      Catalogs catalogs,
+      List<TableReader> readers,
+      BufferAllocator allocator,
+      AdmissionGates gates) {
     this.catalogs = requireNonNull(catalogs, "catalogs is null");
     this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.gates = requireNonNull(gates, "gates is null");
   }
 
   void catalogs(Principal principal, ServerStreamListener listener) {
+    try (AdmissionGates.Permit permit = gates.enter(principal.tenant())) {
+      catalogsAdmitted(principal, listener);
+    }
+  }
+
+  void schemas(Principal principal, CommandGetDbSchemas command, ServerStreamListener listener) {
+    try (AdmissionGates.Permit permit = gates.enter(principal.tenant())) {
+      schemasAdmitted(principal, command, listener);
+    }
+  }
+
+  void tables(Principal principal, CommandGetTables command, ServerStreamListener listener) {
+    try (AdmissionGates.Permit permit = gates.enter(principal.tenant())) {
+      tablesAdmitted(principal, command, listener);
+    }
+  }
+
+  private void catalogsAdmitted(Principal principal, ServerStreamListener listener) {
     TreeSet<String> names = new TreeSet<>();
     catalogs.visibleTables(principal).forEach(t -> names.add(t.catalog()));
     List<String> rows = List.copyOf(names);
@@ -64,7 +90,8 @@ final class MetadataHandler {
         listener);
   }
 
-  void schemas(Principal principal, CommandGetDbSchemas command, ServerStreamListener listener) {
+  private void schemasAdmitted(
+      Principal principal, CommandGetDbSchemas command, ServerStreamListener listener) {
     Optional<String> catalog =
         command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty();
     LikePattern schemaPattern =
@@ -91,7 +118,8 @@ final class MetadataHandler {
         listener);
   }
 
-  void tables(Principal principal, CommandGetTables command, ServerStreamListener listener) {
+  private void tablesAdmitted(
+      Principal principal, CommandGetTables command, ServerStreamListener listener) {
     Optional<String> catalog =
         command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty();
     LikePattern schemaPattern =

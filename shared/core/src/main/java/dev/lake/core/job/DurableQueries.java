@@ -40,6 +40,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class DurableQueries {
   private static final int CAS_ATTEMPTS = 8;
 
+  /** A resend re-enqueues a job that is still PENDING this long after its last change. */
+  static final Duration REQUEUE_AFTER = Duration.ofMinutes(1);
+
   private final JobStore jobs;
   private final JobQueue queue;
   private final ObjectStore objects;
@@ -105,15 +108,18 @@ public final class DurableQueries {
             envelopes.seal(jobId, envelope),
             now,
             now.plus(config.jobTtl()));
-    Job job = create(fresh, now);
+    Started started = create(fresh, now);
+    Job job = started.job();
     if (!job.fingerprint().equals(fingerprint)) {
       throw new LakeException(
           ErrorCode.INVALID_ARGUMENT,
           "Submission id was already used for a different statement; choose a new "
               + SubmissionIds.HEADER);
     }
-    if (job.state() == JobState.PENDING) {
-      // also heals a lost enqueue: a resend re-sends, and duplicate messages are harmless
+    if (job.state() == JobState.PENDING
+        && (started.byThisCall() || !job.updatedAt().isAfter(now.minus(REQUEUE_AFTER)))) {
+      // sent when this call created or restarted the job; a resend or re-poll of a job that is
+      // merely waiting sends nothing, except to heal a lost enqueue once it waited REQUEUE_AFTER
       queue.send(job.id());
     }
     return status(principal, job);
@@ -181,13 +187,22 @@ public final class DurableQueries {
     JsonNode claims = tickets.unseal(ticket, TicketKind.RESULT_PART, principal);
     String key = claims.path("key").asText("");
     long bytes = claims.path("bytes").asLong(-1);
-    if (key.isEmpty() || bytes < 0) {
+    String jobId = claims.path("job").asText("");
+    if (key.isEmpty() || bytes < 0 || jobId.isEmpty()) {
       throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
+    }
+    // grants are re-checked at download too: a ticket issued before a revocation stops working
+    Job job = jobs.find(jobId).orElseThrow(DurableQueries::unknownJob);
+    if (!stillGranted(principal, job)) {
+      throw unknownJob();
     }
     return reader.open(key, bytes, allocator);
   }
 
-  private Job create(Job fresh, Instant now) {
+  /** The job of a submission, and whether this call created or restarted it. */
+  private record Started(Job job, boolean byThisCall) {}
+
+  private Started create(Job fresh, Instant now) {
     JobStore.CreateResult created = jobs.createIfAbsent(fresh);
     Job job = created.job();
     boolean rerun =
@@ -217,9 +232,10 @@ public final class DurableQueries {
               now,
               now,
               fresh.expiresAt());
-      job = jobs.compareAndSet(job.version(), restarted).current();
+      JobStore.CasResult result = jobs.compareAndSet(job.version(), restarted);
+      return new Started(result.current(), result.applied());
     }
-    return job;
+    return new Started(job, created instanceof JobStore.CreateResult.Created);
   }
 
   private Optional<Job> load(Principal principal, byte[] descriptor) {
@@ -240,7 +256,18 @@ public final class DurableQueries {
     }
     return jobs.find(id)
         .filter(j -> j.tenant().equals(principal.tenant()) && j.principal().equals(principal.id()))
-        .filter(j -> !j.expired(clock.instant()));
+        .filter(j -> !j.expired(clock.instant()))
+        .filter(j -> stillGranted(principal, j));
+  }
+
+  /**
+   * Whether the caller's current grants still cover every table of the job. The worker checks the
+   * grants sealed at submission; polls and part downloads check the grants the caller holds now, so
+   * a revoked grant stops both (the job then answers like one that does not exist).
+   */
+  private boolean stillGranted(Principal principal, Job job) {
+    return envelopes.open(job).snapshots().snapshots().keySet().stream()
+        .allMatch(principal::mayRead);
   }
 
   private JobStatus status(Principal principal, Job job) {

@@ -47,6 +47,11 @@ public final class InProcessJobQueue implements JobQueue {
   @Override
   public synchronized void send(String jobId) {
     requireNonNull(jobId, "jobId is null");
+    Instant now = clock.instant();
+    if (entries.values().stream()
+        .anyMatch(e -> e.jobId.equals(jobId) && !e.visibleAt.isAfter(now))) {
+      return; // one waiting message per job: a duplicate would only be claimed and dropped
+    }
     entries.put(UUID.randomUUID().toString(), new Entry(jobId, clock.instant()));
     notifyAll();
   }

@@ -87,12 +87,39 @@ class DurableQueriesTest {
     JobStatus first = submit(ALICE, Optional.of("sub-1"));
     // WHEN the same submission is resent (its response was lost)
     JobStatus second = submit(ALICE, Optional.of("sub-1"));
-    // THEN both answers name one PENDING job, enqueued again while pending (harmless)
+    // THEN both answers name one PENDING job, enqueued exactly once
     assertThat(second.jobId()).isEqualTo(first.jobId());
     assertThat(second.state()).isEqualTo(JobState.PENDING);
     assertThat(jobs.ids()).containsExactly(first.jobId());
-    assertThat(queue.size()).isEqualTo(2);
+    assertThat(queue.size()).isEqualTo(1);
+    // AND a resend after the job waited REQUEUE_AFTER heals a lost message
+    queue.ack(queue.receive(1, Duration.ZERO).get(0)); // the message is lost
+    clock.advance(DurableQueries.REQUEUE_AFTER.plusSeconds(1));
+    submit(ALICE, Optional.of("sub-1"));
+    assertThat(queue.size()).isEqualTo(1);
     assertThat(second.schema()).isEqualTo(TestArrow.SCHEMA);
+  }
+
+  @Test
+  void poll_andPartDownload_stop_whenTheGrantIsRevoked() throws IOException {
+    // GIVEN a finished job of alice
+    JobStatus submitted = submit(ALICE, Optional.of("sub-revoke"));
+    complete(submitted.jobId(), 1, 5);
+    JobStatus done = durable.poll(ALICE, submitted.descriptor());
+    byte[] part = done.parts().get(0).ticket();
+    // WHEN alice's grant on lake.sales is revoked (same tenant and id, other grants)
+    Principal revoked = Principal.of("acme", "alice", Set.of("lake.other"));
+    // THEN polling and downloading answer like an unknown job
+    assertThatThrownBy(() -> durable.poll(revoked, submitted.descriptor()))
+        .isInstanceOf(LakeException.class)
+        .hasMessage("Unknown or expired job; submit the query again");
+    assertThatThrownBy(() -> durable.openPart(revoked, part, allocator))
+        .isInstanceOf(LakeException.class)
+        .hasMessage("Unknown or expired job; submit the query again");
+    // AND the unrevoked principal still downloads
+    try (ArrowReader reader = durable.openPart(ALICE, part, allocator)) {
+      assertThat(reader.loadNextBatch()).isTrue();
+    }
   }
 
   @Test
