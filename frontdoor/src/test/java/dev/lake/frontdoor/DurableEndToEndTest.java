@@ -12,8 +12,10 @@ import dev.lake.core.job.JobState;
 import dev.lake.core.job.ResultConfig;
 import dev.lake.core.job.ResultManifest;
 import dev.lake.core.local.FileJobStore;
+import dev.lake.core.testing.Poll;
 import dev.lake.worker.WorkerConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -183,6 +185,14 @@ class DurableEndToEndTest {
   }
 
   /** The result directories under {@code results/acme}, with their files. */
+  static List<Path> resultDirsNow() {
+    try {
+      return resultDirs();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static List<Path> resultDirs() throws IOException {
     Path tenant = dir.resolve("results").resolve("acme");
     if (!Files.isDirectory(tenant)) {
@@ -276,12 +286,12 @@ class DurableEndToEndTest {
     List<Path> before = resultDirs();
     PollInfo submitted = client.pollInfo(statement(SLOW), bearer(ALICE));
     FileJobStore store = new FileJobStore(dir.resolve("jobs"));
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (store.ids().stream()
-        .noneMatch(id -> store.find(id).orElseThrow().state() == JobState.RUNNING)) {
-      assertThat(System.nanoTime()).as("a worker claimed the job").isLessThan(deadline);
-      Thread.sleep(50);
-    }
+    Poll.until(
+        Duration.ofSeconds(20),
+        () ->
+            store.ids().stream()
+                .anyMatch(id -> store.find(id).orElseThrow().state() == JobState.RUNNING),
+        "a worker claimed the job");
     // WHEN it is cancelled
     CancelStatus status =
         client
@@ -294,11 +304,7 @@ class DurableEndToEndTest {
     assertThat(polled.status().code()).isEqualTo(FlightStatusCode.CANCELLED);
     assertThat(polled.status().description()).isEqualTo("The query was cancelled");
     // AND the worker stops: no new result directory (no manifest, no leftover part) appears
-    deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!resultDirs().equals(before)) {
-      assertThat(System.nanoTime()).as("parts removed").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    Poll.until(Duration.ofSeconds(20), () -> resultDirsNow().equals(before), "parts removed");
     // AND cancelling again answers CANCELLED
     assertThat(
             client

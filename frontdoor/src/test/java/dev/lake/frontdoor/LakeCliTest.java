@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
+import dev.lake.core.testing.Poll;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,11 +41,13 @@ class LakeCliTest {
                     .execute("local", "--port", "0", "--data-dir", dir.toString()));
     cli.start();
     // WHEN it reports ready
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!output.toString().contains("ready") && System.nanoTime() < deadline) {
-      assertThat(cli.isAlive()).as(output.toString()).isTrue();
-      Thread.sleep(100);
-    }
+    Poll.until(
+        Duration.ofSeconds(120),
+        () -> {
+          assertThat(cli.isAlive()).as(output.toString()).isTrue();
+          return output.toString().contains("ready");
+        },
+        "lake local reports ready");
     String printed = output.toString();
     assertThat(printed).contains("ready");
     Matcher url = Pattern.compile("JDBC URL: (\\S+)").matcher(printed);

@@ -19,6 +19,7 @@ import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStatus;
 import dev.lake.core.job.JobStore;
 import dev.lake.core.job.ResultConfig;
+import dev.lake.core.testing.Poll;
 import dev.lake.core.testing.TestArrow;
 import dev.lake.core.ticket.TicketConfig;
 import dev.lake.core.ticket.TicketSealer;
@@ -373,10 +374,10 @@ abstract class WorkerScenarios {
             config(1, Duration.ofSeconds(30)));
     CompletableFuture<Outcome> run =
         CompletableFuture.supplyAsync(() -> p.process(submitted.jobId(), later()));
-    long waitUntil = System.nanoTime() + 10_000_000_000L;
-    while (job(submitted).rowsWritten() == 0 && !run.isDone() && System.nanoTime() < waitUntil) {
-      Thread.sleep(50);
-    }
+    Poll.until(
+        Duration.ofSeconds(10),
+        () -> job(submitted).rowsWritten() > 0 || run.isDone(),
+        "the job started writing rows");
     assertThat(run).as("job state " + job(submitted) + " " + job(submitted).failure()).isNotDone();
     // WHEN the client cancels
     assertThat(durable.cancel(ALICE, submitted.descriptor()))

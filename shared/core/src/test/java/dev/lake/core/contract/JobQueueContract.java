@@ -3,6 +3,7 @@ package dev.lake.core.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.core.job.JobQueue;
+import dev.lake.core.testing.Poll;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,13 +40,16 @@ public abstract class JobQueueContract {
   }
 
   @Test
-  void ackedMessage_isNeverRedelivered() throws InterruptedException {
+  void ackedMessage_isNeverRedelivered() {
     JobQueue queue = queue();
     queue.send("j-3");
     JobQueue.Message m = queue.receive(1, Duration.ofSeconds(2)).get(0);
     queue.ack(m);
-    Thread.sleep(1_300);
-    assertThat(queue.receive(10, Duration.ZERO)).isEmpty();
+    // past the one-second visibility timeout, every receive stays empty
+    Poll.holdsFor(
+        Duration.ofMillis(1_300),
+        () -> queue.receive(10, Duration.ofMillis(100)).isEmpty(),
+        "an acknowledged message is never received again");
   }
 
   @Test
@@ -60,16 +64,17 @@ public abstract class JobQueueContract {
   }
 
   @Test
-  void extendVisibility_keepsTheMessageHidden() throws InterruptedException {
+  void extendVisibility_keepsTheMessageHidden() {
     // GIVEN a received message whose visibility is extended (a long job)
     JobQueue queue = queue();
     queue.send("j-5");
     JobQueue.Message m = queue.receive(1, Duration.ofSeconds(2)).get(0);
     queue.extendVisibility(m, Duration.ofSeconds(30));
-    // WHEN the original timeout passes
-    Thread.sleep(1_500);
-    // THEN it is still hidden
-    assertThat(queue.receive(1, Duration.ZERO)).isEmpty();
+    // WHEN the original timeout passes THEN it stays hidden throughout
+    Poll.holdsFor(
+        Duration.ofMillis(1_500),
+        () -> queue.receive(1, Duration.ofMillis(100)).isEmpty(),
+        "a message whose visibility was extended stays hidden");
   }
 
   private static List<JobQueue.Message> receiveWithin(JobQueue queue, Duration max) {

@@ -3,6 +3,7 @@ package dev.lake.core.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.core.job.Job;
+import dev.lake.core.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,16 +22,24 @@ class FileJobStoreAwaitTest {
     Instant now = Instant.parse("2030-01-01T00:00:00Z");
     Job job = Job.pending("j-1", "acme", "alice", "fp", new byte[] {1}, now, now.plusSeconds(3600));
     store.createIfAbsent(job);
-    CompletableFuture<Void> waiter =
-        CompletableFuture.runAsync(
+    CompletableFuture<Void> waiter = new CompletableFuture<>();
+    Thread waiting =
+        new Thread(
             () -> {
               try {
                 store.awaitChange("j-1", 1, Duration.ofMinutes(10));
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
+                waiter.complete(null);
+              } catch (InterruptedException | RuntimeException e) {
+                waiter.completeExceptionally(e);
               }
-            });
-    Thread.sleep(100);
+            },
+            "await-change");
+    waiting.start();
+    // ... that is parked inside awaitChange (not merely started)
+    Poll.until(
+        Duration.ofSeconds(10),
+        () -> waiting.getState() == Thread.State.TIMED_WAITING,
+        "the waiter blocks in awaitChange");
     assertThat(waiter).isNotDone();
     // WHEN a worker claims the job
     store.compareAndSet(1, job.claim("w", now.plusSeconds(60), "q", now));
