@@ -2,13 +2,6 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.lake.aws.AwsClients;
-import dev.lake.aws.AwsConfig;
-import dev.lake.aws.DynamoDbJobStore;
-import dev.lake.aws.KmsKeyConfig;
-import dev.lake.aws.KmsKeyService;
-import dev.lake.aws.S3ObjectStore;
-import dev.lake.aws.SqsJobQueue;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
 import dev.lake.core.job.DurableQueries;
@@ -21,6 +14,7 @@ import dev.lake.core.local.InProcessJobQueue;
 import dev.lake.core.local.LocalObjectStore;
 import dev.lake.core.ticket.TicketConfig;
 import dev.lake.core.ticket.TicketSealer;
+import dev.lake.runtime.LakeRuntime;
 import dev.lake.worker.JobProcessor;
 import dev.lake.worker.WorkerRunner;
 import java.nio.file.Path;
@@ -42,9 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 final class DurableTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DurableTier.class);
-
-  /** Object-key prefix of the KMS-wrapped ticket keys in the result bucket (as the worker's). */
-  static final String KEY_RING_PREFIX = "ticket-keys";
 
   /** Where jobs, messages, results and keys live. {@code owned} are closed with the tier. */
   record Ports(
@@ -132,37 +123,19 @@ final class DurableTier implements AutoCloseable {
   }
 
   /**
-   * The AWS adapters: DynamoDB jobs, SQS queue, S3 results (bucket root, under the result prefix)
-   * and the KMS key ring the caller built with {@link #kmsKeys} (it also seals statement tickets,
-   * so replicas and Lambda workers share keys). Workers run in Lambda or {@code bin/lake worker}
-   * unless {@link DurableTierConfig#workers()} asks for in-process ones.
+   * The AWS adapters of the runtime: DynamoDB jobs, SQS queue, S3 results (bucket root, under the
+   * result prefix) and its KMS key ring (which also seals statement tickets, so replicas and Lambda
+   * workers share keys). Workers run in Lambda or {@code bin/lake worker} unless {@link
+   * DurableTierConfig#workers()} asks for in-process ones.
    */
   static DurableTier aws(
-      AwsClients clients,
-      AwsConfig aws,
-      KeyService keys,
-      Components components,
-      DurableTierConfig config,
-      Clock clock) {
-    Ports ports =
-        new Ports(
-            new DynamoDbJobStore(clients.dynamo(), aws.jobTable()),
-            new SqsJobQueue(clients.sqs(), aws.queueUrl()),
-            new S3ObjectStore(clients.s3(), aws.bucket(), ""),
-            keys,
-            List.of());
+      LakeRuntime runtime, Components components, DurableTierConfig config, Clock clock) {
+    LakeRuntime.AwsDurablePorts aws =
+        runtime
+            .awsDurablePorts()
+            .orElseThrow(() -> new IllegalArgumentException("--durable aws needs AWS settings"));
+    Ports ports = new Ports(aws.jobs(), aws.queue(), aws.results(), components.keys(), List.of());
     return start(ports, components, config, clock);
-  }
-
-  /** The deployment's KMS-backed key ring: wrapped data keys under {@code ringPrefix}. */
-  static KmsKeyService kmsKeys(AwsClients clients, AwsConfig aws, String ringPrefix, Clock clock) {
-    return new KmsKeyService(
-        clients.kms(),
-        aws.kmsKeyId(),
-        new S3ObjectStore(clients.s3(), aws.bucket(), ringPrefix),
-        KmsKeyConfig.defaults(),
-        clock,
-        true);
   }
 
   /** The tier over any ports, with {@link DurableTierConfig#workers()} in-process workers. */

@@ -72,6 +72,11 @@ public record DurableTierConfig(
     return new DurableTierConfig(pollWait, waitBudget, count, sweepEvery, durable, worker);
   }
 
+  /** The same settings with another worker configuration (same result prefix and bounds). */
+  public DurableTierConfig withWorker(WorkerConfig value) {
+    return new DurableTierConfig(pollWait, waitBudget, workers, sweepEvery, durable, value);
+  }
+
   /** The same settings with another result prefix for both sides. */
   public DurableTierConfig withResultPrefix(String prefix) {
     return new DurableTierConfig(

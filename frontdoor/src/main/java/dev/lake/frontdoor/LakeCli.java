@@ -2,23 +2,27 @@ package dev.lake.frontdoor;
 
 import dev.lake.aws.AwsClients;
 import dev.lake.aws.AwsConfig;
-import dev.lake.core.KeyService;
-import dev.lake.core.LakeException;
+import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
-import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
+import dev.lake.runtime.AwsOptions;
+import dev.lake.runtime.EngineOptions;
+import dev.lake.runtime.EnvDefaults;
+import dev.lake.runtime.IcebergOptions;
+import dev.lake.runtime.KeySource;
+import dev.lake.runtime.LakeRuntime;
+import dev.lake.runtime.RegistryOptions;
+import dev.lake.runtime.RegistrySource;
+import dev.lake.runtime.RuntimeConfig;
+import dev.lake.runtime.WorkerOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,6 +37,7 @@ import picocli.CommandLine.Spec;
     description = "Read-only Arrow Flight SQL service over data-lake tables.",
     subcommands = {
       LakeCli.Local.class,
+      LakeCli.AwsLocalCommand.class,
       LakeCli.Serve.class,
       LakeCli.Table.class,
       LakeCli.Keys.class
@@ -50,16 +55,12 @@ public final class LakeCli implements Runnable {
    * stack trace.
    */
   static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new LakeCli());
-    cli.setExecutionExceptionHandler(
-        (ex, cmd, parsed) -> {
-          if (ex instanceof IllegalArgumentException || ex instanceof LakeException) {
-            cmd.getErr().println("lake: " + ex.getMessage());
-            return 2;
-          }
-          throw ex;
-        });
-    return cli;
+    return commandLine(System.getenv());
+  }
+
+  /** As {@link #commandLine()}, reading {@code LAKE_*} settings from {@code env}. */
+  static CommandLine commandLine(java.util.Map<String, String> env) {
+    return EnvDefaults.install(new CommandLine(new LakeCli()), env, "lake");
   }
 
   @Override
@@ -163,23 +164,74 @@ public final class LakeCli implements Runnable {
   }
 
   @Command(
+      name = "aws-local",
+      mixinStandardHelpOptions = true,
+      description =
+          "Run the AWS deployment on this machine: an emulator (LocalStack at"
+              + " LAKE_TEST_AWS_ENDPOINT, else moto_server), TPC-H as Lance in S3 registered in"
+              + " DynamoDB, the front door (serve --durable aws) and a worker process.")
+  static final class AwsLocalCommand implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
+    int port;
+
+    @Option(
+        names = "--data-dir",
+        defaultValue = ".lake-aws",
+        description = "Logs, principals and the demo token.")
+    Path dataDir;
+
+    @Option(names = "--token", description = "Bearer token to accept instead of the demo token.")
+    String token;
+
+    @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
+    double scale;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      AwsLocal lake =
+          AwsLocal.start(
+              new AwsLocal.Options(
+                  dataDir,
+                  "127.0.0.1",
+                  port,
+                  Optional.ofNullable(token),
+                  scale,
+                  Optional.empty(),
+                  java.util.Map.of()),
+              out);
+      out.println("JDBC URL: " + lake.jdbcUrl());
+      out.println("Token:    " + lake.token());
+      out.println(
+          "lake aws-local ready on 127.0.0.1:"
+              + lake.port()
+              + " (front door and worker logs in "
+              + dataDir.resolve("logs")
+              + "; Ctrl-C stops)");
+      out.flush();
+      return serveUntilStopped(lake);
+    }
+  }
+
+  @Command(
       name = "serve",
       mixinStandardHelpOptions = true,
-      description = "Serve registered tables to the principals of a principals file.")
+      description =
+          "Serve registered tables to the principals of a principals file. Every flag --foo-bar"
+              + " may also be set as the environment variable LAKE_FOO_BAR.")
   static final class Serve implements Callable<Integer> {
     @Spec CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Listen address.")
     String host;
 
-    @Option(names = "--port", defaultValue = "31337", description = "Port.")
+    @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
     int port;
 
-    @Option(names = "--principals-file", required = true, description = "Principals JSON file.")
+    @Option(names = "--principals-file", description = "Principals JSON file (required).")
     Path principals;
-
-    @Option(names = "--registry", required = true, description = "Registry file.")
-    Path registry;
 
     @Option(
         names = "--key-ring",
@@ -197,17 +249,17 @@ public final class LakeCli implements Runnable {
         description = "Plaintext on a non-loopback address behind a TLS-terminating proxy.")
     boolean trustedTlsProxy;
 
-    @Option(
-        names = "--spill-dir",
-        defaultValue = "${java.io.tmpdir}/lake-spill",
-        description = "Engine spill directory.")
-    Path spillDir;
+    @CommandLine.Mixin RegistryOptions registry;
 
     @CommandLine.Mixin IcebergOptions iceberg;
 
+    @CommandLine.Mixin EngineOptions engine;
+
+    @CommandLine.Mixin AwsOptions aws;
+
     @CommandLine.Mixin DurableOptions durable;
 
-    @CommandLine.Mixin EngineOptions engine;
+    @CommandLine.Mixin WorkerOptions worker;
 
     @CommandLine.Mixin MetricsOptions metrics;
 
@@ -219,48 +271,62 @@ public final class LakeCli implements Runnable {
               .withTls(Optional.ofNullable(tlsCert), Optional.ofNullable(tlsKey))
               .withTrustedTlsProxy(trustedTlsProxy);
       TransportPolicy.check(config);
+      if (principals == null) {
+        throw new IllegalArgumentException("--principals-file (LAKE_PRINCIPALS_FILE) is required");
+      }
       Principals loaded = Principals.load(principals);
-      BufferAllocator allocator = new RootAllocator();
-      List<CatalogPlugin> catalogs = new ArrayList<>();
-      catalogs.add(
-          Wiring.lanceCatalog(new FileRegistry(registry), allocator, Wiring.DEFAULT_FRESHNESS));
-      if (iceberg.config().isPresent()) {
-        catalogs.add(Wiring.icebergCatalog(iceberg.config().get(), allocator));
+      RegistrySource registrySource = registry.source();
+      Optional<AwsConfig> awsConfig;
+      KeySource keys;
+      if (durable.aws()) {
+        awsConfig = Optional.of(aws.durable());
+        keys = new KeySource.Kms(aws.keyRingPrefix()); // replicas and workers share the KMS ring
+      } else {
+        if (aws.namesDurableResources()) {
+          throw new IllegalArgumentException(
+              "--result-bucket/--job-table/--job-queue-url/--kms-key-id need --durable aws");
+        }
+        if (keyRing == null) {
+          throw new IllegalArgumentException("--key-ring is required unless --durable aws");
+        }
+        awsConfig =
+            registrySource.table().isPresent() ? Optional.of(aws.clientsOnly()) : Optional.empty();
+        keys = new KeySource.File(keyRing);
       }
-      Optional<AwsConfig> aws = durable.aws();
-      if (aws.isEmpty() && keyRing == null) {
-        throw new IllegalArgumentException("--key-ring is required unless --durable aws");
+      RuntimeConfig runtimeConfig =
+          RuntimeConfig.builder(registrySource, keys, engine.engineConfig())
+              .iceberg(iceberg.config())
+              .aws(awsConfig)
+              .resultPrefix(aws.resultPrefix())
+              .build();
+      DurableTierConfig tierConfig = durable.config(worker.config(aws.resultPrefix()));
+      Clock clock = Clock.systemUTC();
+      LakeRuntime runtime = LakeRuntime.start(runtimeConfig);
+      Components components = Wiring.components(runtime);
+      Optional<DurableTier> tier = Optional.empty();
+      Optional<AutoCloseable> metricsEndpoint = Optional.empty();
+      LakeServer server;
+      try {
+        if (durable.aws()) {
+          tier = Optional.of(DurableTier.aws(runtime, components, tierConfig, clock));
+        }
+        // audit lines on stdout, meters scraped from the metrics endpoint when it is on
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        metricsEndpoint = metrics.start(meters);
+        server =
+            LakeServer.start(
+                config,
+                components,
+                loaded,
+                clock,
+                tier,
+                new CallObserver(AuditLog.stdout(), meters));
+      } catch (RuntimeException e) {
+        metricsEndpoint.ifPresent(LakeCli::closeQuietly);
+        tier.ifPresent(DurableTier::close);
+        components.close();
+        throw e;
       }
-      List<AutoCloseable> resources = new ArrayList<>();
-      Optional<AwsClients> clients = aws.map(AwsClients::new);
-      clients.ifPresent(resources::add);
-      // with --durable aws the KMS ring seals statement tickets too: replicas and workers share it
-      KeyService keys =
-          aws.isPresent()
-              ? DurableTier.kmsKeys(
-                  clients.get(), aws.get(), DurableTier.KEY_RING_PREFIX, Clock.systemUTC())
-              : LocalKeyRing.load(keyRing);
-      if (keys instanceof AutoCloseable closeable) {
-        resources.add(closeable);
-      }
-      Components components =
-          Wiring.components(allocator, engine.engineConfig(spillDir), keys, catalogs);
-      Optional<DurableTier> tier =
-          aws.map(
-              a ->
-                  DurableTier.aws(
-                      clients.get(), a, keys, components, durable.config(), Clock.systemUTC()));
-      // audit lines on stdout, meters scraped from the metrics endpoint when it is on
-      PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      metrics.start(meters).ifPresent(resources::add);
-      LakeServer server =
-          LakeServer.start(
-              config,
-              components,
-              loaded,
-              Clock.systemUTC(),
-              tier,
-              new CallObserver(AuditLog.stdout(), meters));
       PrintWriter out = spec.commandLine().getOut();
       out.println(
           "lake ready on "
@@ -269,19 +335,18 @@ public final class LakeCli implements Runnable {
               + server.port()
               + (tier.isPresent() ? " (durable tier: aws)" : ""));
       out.flush();
+      Optional<DurableTier> started = tier;
+      Optional<AutoCloseable> endpoint = metricsEndpoint;
       return serveUntilStopped(
           () -> {
             try {
               server.close();
-              tier.ifPresent(DurableTier::close);
+              started.ifPresent(DurableTier::close);
             } finally {
               try {
                 components.close();
               } finally {
-                for (int i = resources.size() - 1; i >= 0; i--) {
-                  closeQuietly(resources.get(i));
-                }
-                allocator.close();
+                endpoint.ifPresent(LakeCli::closeQuietly);
               }
             }
           });
@@ -301,29 +366,52 @@ public final class LakeCli implements Runnable {
       spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "register", mixinStandardHelpOptions = true, description = "Register a table.")
+    /** The registry the options name (the local default when none is), closed after use. */
+    static int withRegistry(
+        RegistryOptions registry, AwsOptions aws, java.util.function.ToIntFunction<Registry> use) {
+      RegistrySource source = registry.sourceOr(Path.of(".lake/registry.json"));
+      Optional<AwsClients> clients = source.table().map(t -> new AwsClients(aws.clientsOnly()));
+      try {
+        return use.applyAsInt(LakeRuntime.registry(source, clients));
+      } finally {
+        clients.ifPresent(AwsClients::close);
+      }
+    }
+
+    @Command(
+        name = "register",
+        mixinStandardHelpOptions = true,
+        description =
+            "Register a table in the registry file (--registry, default .lake/registry.json) or the"
+                + " shared DynamoDB registry (--registry-table).")
     static final class Register implements Callable<Integer> {
       @Spec CommandLine.Model.CommandSpec spec;
 
-      @Option(
-          names = "--registry",
-          defaultValue = ".lake/registry.json",
-          description = "Registry file.")
-      Path registry;
+      @CommandLine.Mixin RegistryOptions registry;
+
+      @CommandLine.Mixin AwsOptions aws;
 
       @Parameters(index = "0", description = "lake.<namespace>.<table>")
       String name;
 
-      @Parameters(index = "1", description = "Location of the Lance dataset.")
+      @Parameters(
+          index = "1",
+          description = "Location of the Lance dataset (a path or s3://bucket/key).")
       String location;
 
       @Override
       public Integer call() {
-        var entry = new FileRegistry(registry).register(TableRef.parse(name), location);
-        spec.commandLine()
-            .getOut()
-            .println("registered " + entry.ref() + " (incarnation " + entry.incarnation() + ")");
-        return 0;
+        return withRegistry(
+            registry,
+            aws,
+            r -> {
+              var entry = r.register(TableRef.parse(name), location);
+              spec.commandLine()
+                  .getOut()
+                  .println(
+                      "registered " + entry.ref() + " (incarnation " + entry.incarnation() + ")");
+              return 0;
+            });
       }
     }
 
@@ -334,11 +422,9 @@ public final class LakeCli implements Runnable {
     static final class Unregister implements Callable<Integer> {
       @Spec CommandLine.Model.CommandSpec spec;
 
-      @Option(
-          names = "--registry",
-          defaultValue = ".lake/registry.json",
-          description = "Registry file.")
-      Path registry;
+      @CommandLine.Mixin RegistryOptions registry;
+
+      @CommandLine.Mixin AwsOptions aws;
 
       @Parameters(index = "0", description = "lake.<namespace>.<table>")
       String name;
@@ -346,11 +432,16 @@ public final class LakeCli implements Runnable {
       @Override
       public Integer call() {
         TableRef ref = TableRef.parse(name);
-        boolean removed = new FileRegistry(registry).unregister(ref);
-        spec.commandLine()
-            .getOut()
-            .println(removed ? "unregistered " + ref : ref + " was not registered");
-        return removed ? 0 : 1;
+        return withRegistry(
+            registry,
+            aws,
+            r -> {
+              boolean removed = r.unregister(ref);
+              spec.commandLine()
+                  .getOut()
+                  .println(removed ? "unregistered " + ref : ref + " was not registered");
+              return removed ? 0 : 1;
+            });
       }
     }
   }

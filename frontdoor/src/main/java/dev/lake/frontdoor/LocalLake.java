@@ -4,11 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
-import dev.lake.core.local.FileRegistry;
-import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.EngineConfig;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.lance.demo.TpchDemo;
+import dev.lake.runtime.IcebergOptions;
+import dev.lake.runtime.KeySource;
+import dev.lake.runtime.LakeRuntime;
+import dev.lake.runtime.RegistrySource;
+import dev.lake.runtime.RuntimeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -24,7 +27,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /**
  * The embedded deployment behind {@code bin/lake local}: one data directory holds the registry, key
@@ -166,8 +168,6 @@ final class LocalLake implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create data directory " + layout.dataDir(), e);
     }
-    LocalKeyRing keys = LocalKeyRing.loadOrCreate(layout.keyRing());
-    FileRegistry registry = new FileRegistry(layout.registry());
     String token = options.token().orElseGet(() -> loadOrCreateToken(layout.demoToken()));
     List<String> grants = new ArrayList<>(List.of(DEMO_GRANT));
     options.iceberg().ifPresent(c -> grants.addAll(IcebergOptions.grantsFor(c)));
@@ -175,26 +175,30 @@ final class LocalLake implements AutoCloseable {
         layout.principals(),
         List.of(
             new PrincipalEntry(Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, grants)));
-    BufferAllocator allocator = new RootAllocator();
+    // the composition root every lake process uses; local mode's registry and keys are files
+    LakeRuntime runtime =
+        LakeRuntime.start(
+            RuntimeConfig.builder(
+                    RegistrySource.file(layout.registry()),
+                    new KeySource.CreatedFile(layout.keyRing()),
+                    options.engineConfig(layout.spill()))
+                .iceberg(options.iceberg())
+                .resultPrefix("")
+                .build());
     Components components = null;
     Optional<DurableTier> durable = Optional.empty();
     try {
+      Registry registry = runtime.registry();
       boolean hasDemo =
           registry.list().stream().anyMatch(e -> e.ref().qualifiedNamespace().equals(DEMO_GRANT));
       if (!hasDemo) {
         out.println("Generating TPC-H demo data (scale " + options.scale() + ") ...");
         out.flush();
         List<TableRef> tables =
-            TpchDemo.generate(layout.tables(), options.scale(), registry, allocator);
+            TpchDemo.generate(layout.tables(), options.scale(), registry, runtime.allocator());
         out.println("Registered " + tables.size() + " tables: " + tables);
       }
-      List<CatalogPlugin> catalogs = new ArrayList<>();
-      catalogs.add(Wiring.lanceCatalog(registry, allocator, Wiring.DEFAULT_FRESHNESS));
-      if (options.iceberg().isPresent()) {
-        catalogs.add(Wiring.icebergCatalog(options.iceberg().get(), allocator));
-      }
-      components =
-          Wiring.components(allocator, options.engineConfig(layout.spill()), keys, catalogs);
+      components = Wiring.components(runtime);
       FrontDoorConfig config =
           FrontDoorConfig.defaults().withListener(options.host(), options.port());
       Components built = components;
@@ -205,13 +209,15 @@ final class LocalLake implements AutoCloseable {
       LakeServer server =
           LakeServer.start(
               config, components, Principals.load(layout.principals()), options.clock(), durable);
-      return new LocalLake(allocator, components, server, token, layout, registry, durable);
+      return new LocalLake(
+          runtime.allocator(), components, server, token, layout, registry, durable);
     } catch (RuntimeException e) {
       durable.ifPresent(DurableTier::close);
       if (components != null) {
         components.close();
+      } else {
+        runtime.close();
       }
-      allocator.close();
       throw e;
     }
   }
@@ -237,10 +243,15 @@ final class LocalLake implements AutoCloseable {
   }
 
   String jdbcUrl() {
+    return jdbcUrl(server.host(), server.port(), token);
+  }
+
+  /** The JDBC URL of a plaintext loopback front door accepting {@code token}. */
+  static String jdbcUrl(String host, int port, String token) {
     return "jdbc:arrow-flight-sql://"
-        + server.host()
+        + host
         + ":"
-        + server.port()
+        + port
         + "/?useEncryption=false&token="
         + java.net.URLEncoder.encode(token, StandardCharsets.UTF_8);
   }
@@ -251,11 +262,7 @@ final class LocalLake implements AutoCloseable {
       server.close();
       durable.ifPresent(DurableTier::close);
     } finally {
-      try {
-        components.close();
-      } finally {
-        allocator.close();
-      }
+      components.close(); // and the runtime, whose allocator it is
     }
   }
 

@@ -8,49 +8,65 @@ import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableResolver;
-import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.engine.ReusingQueryEngine;
 import dev.lake.iceberg.IcebergConfig;
-import dev.lake.iceberg.IcebergFederation;
-import dev.lake.lance.LanceTableReader;
-import dev.lake.lance.LanceTableResolver;
+import dev.lake.runtime.CatalogPlugin;
+import dev.lake.runtime.LakeRuntime;
+import dev.lake.runtime.ObjectStorage;
+import dev.lake.runtime.RegistrySource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Builds the real components from catalog plugins. Local mode and {@code serve} differ only in
- * where the registry, key ring and principals live; both call {@link #components}. To serve one
- * more catalog, build its {@link CatalogPlugin} (resolver + reader) and add it to the list, e.g.
- *
- * <pre>{@code
- * Wiring.components(allocator, engineConfig, keys,
- *     List.of(Wiring.lanceCatalog(registry, allocator, freshness),
- *             Wiring.icebergCatalog(icebergConfig, allocator)));
- * }</pre>
+ * The front door's view of the composition root: {@link Components} (ports plus SQL admission) from
+ * a {@link LakeRuntime}, which {@code bin/lake local}, {@code serve} and the end-to-end tests
+ * build. For tests and embedders that bring their own registry or keys, {@link #components(
+ * BufferAllocator, EngineConfig, KeyService, List)} builds the same engine over catalog plugins.
  */
 public final class Wiring {
   /** How long the request path may serve a cached registry resolution. */
-  public static final Duration DEFAULT_FRESHNESS = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_FRESHNESS = RegistrySource.DEFAULT_FRESHNESS;
 
   private Wiring() {}
 
-  /** The {@code lake} catalog: Lance datasets named by lake's registry. */
+  /** The {@code lake} catalog over local Lance datasets named by {@code registry}. */
   public static CatalogPlugin lanceCatalog(
       Registry registry, BufferAllocator allocator, Duration freshness) {
-    return new CatalogPlugin(
-        new LanceTableResolver(registry, allocator, freshness), new LanceTableReader(allocator));
+    return LakeRuntime.lanceCatalog(registry, allocator, freshness, ObjectStorage.none());
   }
 
   /** The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only. */
   public static CatalogPlugin icebergCatalog(IcebergConfig config, BufferAllocator allocator) {
-    IcebergFederation federation = IcebergFederation.connect(config, allocator);
-    return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
+    return LakeRuntime.icebergCatalog(config, allocator);
+  }
+
+  /**
+   * The runtime's ports plus DuckDB admission, with exact result reuse (at its defaults) in front
+   * of the engine; closing the components closes the runtime.
+   */
+  public static Components components(LakeRuntime runtime) {
+    return components(runtime, ResultReuseConfig.defaults());
+  }
+
+  /** As {@link #components(LakeRuntime)} with the given result reuse bounds. */
+  public static Components components(LakeRuntime runtime, ResultReuseConfig reuse) {
+    requireNonNull(runtime, "runtime is null");
+    DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
+    return new Components(
+        runtime.allocator(),
+        admission,
+        runtime.catalogs(),
+        runtime.readers(),
+        // deterministic statements at identical sealed snapshots and parameters are answered
+        // from the stored result (bounded by bytes); closing it closes the runtime's engine
+        new ReusingQueryEngine(runtime.engine(), runtime.readers(), reuse),
+        runtime.keys(),
+        List.of(runtime.resources(), admission));
   }
 
   /** DuckDB admission and engine over the given catalogs, with result reuse at its defaults. */
@@ -77,10 +93,9 @@ public final class Wiring {
     DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
     owned.add(admission);
     try {
-      // exact result reuse in front of the engine: deterministic statements at identical sealed
-      // snapshots and parameters are answered from the stored result (bounded by bytes)
+      // exact result reuse in front of the engine (see components(LakeRuntime))
       QueryEngine engine =
-          new ReusingQueryEngine(new DuckDbQueryEngine(engineConfig, readers), readers, reuse);
+          new ReusingQueryEngine(LakeRuntime.engine(engineConfig, readers), readers, reuse);
       return new Components(
           allocator, admission, new Catalogs(resolvers), readers, engine, keys, owned);
     } catch (RuntimeException e) {

@@ -4,14 +4,16 @@ import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
-import dev.lake.aws.KmsKeyService;
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.ResultConfig;
-import dev.lake.core.local.FileRegistry;
 import dev.lake.engine.EngineConfig;
 import dev.lake.lance.demo.TpchDemo;
+import dev.lake.runtime.KeySource;
+import dev.lake.runtime.LakeRuntime;
+import dev.lake.runtime.RegistrySource;
+import dev.lake.runtime.RuntimeConfig;
 import dev.lake.worker.WorkerConfig;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,7 +28,6 @@ import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,19 +65,19 @@ class DurableAwsEndToEndTest {
                 Duration.ofSeconds(1),
                 "results",
                 results));
-    try (BufferAllocator allocator = new RootAllocator();
-        KmsKeyService keys =
-            DurableTier.kmsKeys(aws.clients(), aws.config(), DurableTier.KEY_RING_PREFIX, clock)) {
-      FileRegistry registry = new FileRegistry(dir.resolve("registry.json"));
-      TpchDemo.generate(dir.resolve("data"), 0.01, registry, allocator);
-      try (Components components =
-              Wiring.components(
-                  allocator,
-                  EngineConfig.defaults(dir.resolve("spill")),
-                  keys,
-                  List.of(Wiring.lanceCatalog(registry, allocator, Duration.ZERO)));
-          DurableTier tier =
-              DurableTier.aws(aws.clients(), aws.config(), keys, components, config, clock);
+    // the composition root as `serve --durable aws` uses it; the components close the runtime
+    LakeRuntime runtime =
+        LakeRuntime.start(
+            RuntimeConfig.builder(
+                    RegistrySource.file(dir.resolve("registry.json")).withFreshness(Duration.ZERO),
+                    new KeySource.Kms(),
+                    EngineConfig.defaults(dir.resolve("spill")))
+                .aws(Optional.of(aws.config()))
+                .build());
+    try {
+      BufferAllocator allocator = runtime.allocator();
+      try (Components components = Wiring.components(runtime);
+          DurableTier tier = DurableTier.aws(runtime, components, config, clock);
           LakeServer server =
               LakeServer.start(
                   FrontDoorConfig.defaults().withListener("127.0.0.1", 0),
@@ -90,6 +91,7 @@ class DurableAwsEndToEndTest {
           FlightClient client =
               FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port()))
                   .build()) {
+        TpchDemo.generate(dir.resolve("data"), 0.01, runtime.registry(), allocator);
         // WHEN lineitem is submitted with PollFlightInfo and polled to completion
         PollInfo info =
             client.pollInfo(

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.lake.core.job.JobQueue;
+import dev.lake.runtime.WorkerMain;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,9 +34,12 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
   private final Clock clock;
   private final EmfMetrics metrics;
 
-  /** For the Lambda runtime: ports built once per container from the environment. */
+  /**
+   * For the Lambda runtime: the worker built once per container by the composition root from the
+   * {@code LAKE_*} environment variables (the same settings as {@code bin/lake worker}).
+   */
   public WorkerHandler() {
-    this(Holder.RUNTIME.processor(), Holder.RUNTIME.config(), Clock.systemUTC());
+    this(Holder.PROCESS.processor(), Holder.PROCESS.config(), Clock.systemUTC());
   }
 
   public WorkerHandler(JobProcessor processor, WorkerConfig config, Clock clock) {
@@ -96,6 +100,6 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
 
   /** Lazily built, once per Lambda container (static state survives warm invocations). */
   private static final class Holder {
-    static final WorkerRuntime RUNTIME = WorkerRuntime.fromEnvironment(System.getenv());
+    static final WorkerMain.Process PROCESS = WorkerMain.fromEnvironment(System.getenv());
   }
 }

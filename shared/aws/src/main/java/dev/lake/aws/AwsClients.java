@@ -87,16 +87,28 @@ public final class AwsClients implements AutoCloseable {
   }
 
   private static AwsCredentialsProvider credentials(Optional<URI> endpoint) {
+    if (usesEmulatorCredentials(endpoint)) {
+      return StaticCredentialsProvider.create(
+          AwsBasicCredentials.create(EMULATOR_KEY, EMULATOR_KEY));
+    }
+    return DefaultCredentialsProvider.builder().build();
+  }
+
+  /** The key id and secret emulators are called with. */
+  public static final String EMULATOR_KEY = "test";
+
+  /**
+   * Whether this process talks to an emulator with the fixed {@link #EMULATOR_KEY}: only with an
+   * endpoint override and no credentials configured in the environment. Everything else uses the
+   * default provider chain (environment, profile, container, instance role).
+   */
+  public static boolean usesEmulatorCredentials(Optional<URI> endpoint) {
     boolean configured =
         System.getenv("AWS_ACCESS_KEY_ID") != null
             || System.getenv("AWS_PROFILE") != null
             || System.getenv("AWS_CONTAINER_CREDENTIALS_FULL_URI") != null
             || System.getenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") != null;
-    if (endpoint.isPresent() && !configured) {
-      // emulators accept any key; never used without an endpoint override
-      return StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
-    }
-    return DefaultCredentialsProvider.builder().build();
+    return endpoint.isPresent() && !configured;
   }
 
   public S3Client s3() {

@@ -7,9 +7,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.Dataset;
+import org.lance.ReadOptions;
 import org.lance.WriteDatasetBuilder;
 import org.lance.WriteParams;
 
@@ -33,15 +35,35 @@ public final class LanceDatasets {
       BufferAllocator allocator,
       boolean append,
       int maxRowsPerFile) {
+    return write(location, reader, allocator, append, maxRowsPerFile, Map.of());
+  }
+
+  /**
+   * As {@link #write(String, ArrowReader, BufferAllocator, boolean, int)} with Lance object-store
+   * settings ({@code storageOptions}) for remote locations such as {@code s3://bucket/t.lance}.
+   */
+  public static long write(
+      String location,
+      ArrowReader reader,
+      BufferAllocator allocator,
+      boolean append,
+      int maxRowsPerFile,
+      Map<String, String> storageOptions) {
     requireNonNull(location, "location is null");
     requireNonNull(reader, "reader is null");
-    boolean exists = exists(location);
+    requireNonNull(storageOptions, "storageOptions is null");
+    boolean exists = exists(location, allocator, storageOptions);
     WriteParams.WriteMode mode =
         append && exists
             ? WriteParams.WriteMode.APPEND
             : exists ? WriteParams.WriteMode.OVERWRITE : WriteParams.WriteMode.CREATE;
     WriteDatasetBuilder builder =
-        Dataset.write().allocator(allocator).reader(reader).uri(location).mode(mode);
+        Dataset.write()
+            .allocator(allocator)
+            .reader(reader)
+            .uri(location)
+            .mode(mode)
+            .storageOptions(storageOptions);
     if (maxRowsPerFile > 0) {
       builder.maxRowsPerFile(maxRowsPerFile);
     }
@@ -52,15 +74,44 @@ public final class LanceDatasets {
 
   /** The latest version of the dataset at {@code location}. */
   public static long latestVersion(String location, BufferAllocator allocator) {
-    try (Dataset ds = Dataset.open().allocator(allocator).uri(location).build()) {
+    return latestVersion(location, allocator, Map.of());
+  }
+
+  /** The latest version of the dataset at {@code location}, with object-store settings. */
+  public static long latestVersion(
+      String location, BufferAllocator allocator, Map<String, String> storageOptions) {
+    try (Dataset ds =
+        Dataset.open()
+            .allocator(allocator)
+            .uri(location)
+            .readOptions(new ReadOptions.Builder().setStorageOptions(storageOptions).build())
+            .build()) {
       return ds.latestVersion();
     }
   }
 
-  /** Whether a readable dataset exists at {@code location}. */
+  /** Whether a readable dataset exists at the local {@code location}. */
   public static boolean exists(String location) {
     Path versions = localPath(location).resolve("_versions");
     return Files.isDirectory(versions);
+  }
+
+  /**
+   * Whether a readable dataset exists at {@code location}: its {@code _versions} directory when
+   * local, an attempt to open it when remote (a missing dataset and an unreachable store both
+   * answer false; a write then surfaces the store's own error).
+   */
+  public static boolean exists(
+      String location, BufferAllocator allocator, Map<String, String> storageOptions) {
+    if (LanceTableReader.versionsDir(location).isPresent()) {
+      return exists(location);
+    }
+    try {
+      latestVersion(location, allocator, storageOptions);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**

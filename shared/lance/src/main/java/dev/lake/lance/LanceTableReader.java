@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -40,10 +41,21 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
   public static final int MAX_OPEN_DATASETS = 256;
 
   private final BufferAllocator allocator;
+  private final Map<String, String> storageOptions;
   private final Cache<LanceSnapshot, SharedDataset> open;
 
+  /** A reader of local datasets (no object-store settings). */
   public LanceTableReader(BufferAllocator allocator) {
+    this(allocator, Map.of());
+  }
+
+  /**
+   * @param storageOptions Lance object-store settings of the deployment (region, endpoint, ...) for
+   *     {@code s3://} locations; see {@code ObjectStorage} in lake-runtime
+   */
+  public LanceTableReader(BufferAllocator allocator, Map<String, String> storageOptions) {
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.storageOptions = Map.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
     this.open =
         Caffeine.newBuilder()
             .maximumSize(MAX_OPEN_DATASETS)
@@ -77,7 +89,7 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
         throw gone(ref, s);
       }
     } else {
-      open(ref, s, allocator).close(); // generic: the version opens, or it is gone
+      open(ref, s, allocator, storageOptions).close(); // generic: the version opens, or it is gone
     }
   }
 
@@ -116,11 +128,12 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
   /** A retained dataset at exactly the snapshot's version; the caller releases it. */
   private SharedDataset acquire(TableRef ref, LanceSnapshot snapshot) {
     if (versionsDir(snapshot.location()).isEmpty()) {
-      return new SharedDataset(open(ref, snapshot, allocator));
+      return new SharedDataset(open(ref, snapshot, allocator, storageOptions));
     }
     while (true) {
       checkRetained(ref, snapshot);
-      SharedDataset ds = open.get(snapshot, s -> new SharedDataset(open(ref, s, allocator)));
+      SharedDataset ds =
+          open.get(snapshot, s -> new SharedDataset(open(ref, s, allocator, storageOptions)));
       if (ds.tryRetain()) {
         return ds;
       }
@@ -200,12 +213,20 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
     return groups;
   }
 
-  static Dataset open(TableRef ref, LanceSnapshot snapshot, BufferAllocator allocator) {
+  static Dataset open(
+      TableRef ref,
+      LanceSnapshot snapshot,
+      BufferAllocator allocator,
+      Map<String, String> storageOptions) {
     try {
       return Dataset.open()
           .allocator(allocator)
           .uri(snapshot.location())
-          .readOptions(new ReadOptions.Builder().setVersion(snapshot.version()).build())
+          .readOptions(
+              new ReadOptions.Builder()
+                  .setVersion(snapshot.version())
+                  .setStorageOptions(storageOptions)
+                  .build())
           .build();
     } catch (RuntimeException e) {
       throw LanceErrors.versionGone(ref, snapshot, e);

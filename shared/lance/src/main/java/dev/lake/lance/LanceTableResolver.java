@@ -12,6 +12,7 @@ import dev.lake.core.TableRef;
 import dev.lake.core.TableResolver;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -25,11 +26,23 @@ public final class LanceTableResolver implements TableResolver {
 
   private final Registry registry;
   private final BufferAllocator allocator;
+  private final Map<String, String> storageOptions;
   private final Cache<TableRef, LanceSnapshot> current;
 
+  /** A resolver of local datasets (no object-store settings). */
   public LanceTableResolver(Registry registry, BufferAllocator allocator, Duration freshness) {
+    this(registry, allocator, freshness, Map.of());
+  }
+
+  /** With the deployment's Lance object-store settings for {@code s3://} locations. */
+  public LanceTableResolver(
+      Registry registry,
+      BufferAllocator allocator,
+      Duration freshness,
+      Map<String, String> storageOptions) {
     this.registry = requireNonNull(registry, "registry is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.storageOptions = Map.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
     requireNonNull(freshness, "freshness is null");
     if (freshness.isNegative()) {
       throw new IllegalArgumentException("freshness must not be negative: " + freshness);
@@ -56,7 +69,7 @@ public final class LanceTableResolver implements TableResolver {
     Registry.Entry entry = registry.find(ref).orElseThrow(() -> LakeException.tableNotFound(ref));
     long version;
     try {
-      version = LanceDatasets.latestVersion(entry.location(), allocator);
+      version = LanceDatasets.latestVersion(entry.location(), allocator, storageOptions);
     } catch (RuntimeException e) {
       throw new LakeException(
           ErrorCode.EXTERNAL_UNAVAILABLE, "Table " + ref + " is registered but cannot be read", e);

@@ -14,9 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives a {@link JobProcessor} from a {@link JobQueue} outside Lambda: the in-process consumer of
- * local mode (over {@code InProcessJobQueue}) and {@code bin/lake worker} (over SQS, see {@link
- * #main}). Each thread receives one message at a time, keeps it invisible while its job runs, then
- * acknowledges it or hands it back after {@link WorkerConfig#retryDelay()}.
+ * local mode (over {@code InProcessJobQueue}) and {@code bin/lake worker} (over SQS, built by
+ * lake-runtime's {@code WorkerMain}). Each thread receives one message at a time, keeps it
+ * invisible while its job runs, then acknowledges it or hands it back after {@link
+ * WorkerConfig#retryDelay()}.
  */
 public final class WorkerRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerRunner.class);
@@ -118,26 +119,5 @@ public final class WorkerRunner implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  /** {@code bin/lake worker}: polls the SQS queue named by the environment until killed. */
-  public static void main(String[] args) throws InterruptedException {
-    WorkerRuntime runtime;
-    try {
-      runtime = WorkerRuntime.fromEnvironment(System.getenv());
-    } catch (IllegalArgumentException e) {
-      // a configuration mistake, not a crash: say what to set, without a stack trace
-      System.err.println("lake worker: " + e.getMessage());
-      System.err.println("The worker's environment variables are listed in docs/async.md.");
-      System.exit(2);
-      return;
-    }
-    int threads = Integer.parseInt(System.getenv().getOrDefault("LAKE_WORKER_THREADS", "2"));
-    WorkerRunner runner =
-        new WorkerRunner(runtime.queue(), runtime.processor(), runtime.config(), Clock.systemUTC())
-            .start(threads);
-    Runtime.getRuntime().addShutdownHook(new Thread(runner::close));
-    LOG.info("lake worker polling with {} threads", threads);
-    Thread.currentThread().join();
   }
 }

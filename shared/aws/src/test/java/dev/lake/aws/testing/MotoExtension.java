@@ -1,13 +1,10 @@
 package dev.lake.aws.testing;
 
-import java.io.File;
+import dev.lake.aws.AwsEmulator;
 import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -47,16 +44,12 @@ public final class MotoExtension implements BeforeAllCallback {
   /** The running emulator; closed by JUnit when the root context closes. */
   static final class Server implements ExtensionContext.Store.CloseableResource {
     final URI endpoint;
-    private final Process process;
+    private final AwsEmulator emulator;
     private final AutoCloseable container;
 
-    private Server(URI endpoint, Process process) {
-      this(endpoint, process, null);
-    }
-
-    private Server(URI endpoint, Process process, AutoCloseable container) {
+    private Server(URI endpoint, AwsEmulator emulator, AutoCloseable container) {
       this.endpoint = endpoint;
-      this.process = process;
+      this.emulator = emulator;
       this.container = container;
     }
 
@@ -82,90 +75,19 @@ public final class MotoExtension implements BeforeAllCallback {
     }
 
     static Server start() {
-      String configured = System.getenv("LAKE_TEST_AWS_ENDPOINT");
-      if (configured != null && !configured.isBlank()) {
-        URI uri = URI.create(configured);
-        awaitUp(uri, Duration.ofSeconds(10), null);
-        return new Server(uri, null);
-      }
-      if (!"moto".equalsIgnoreCase(System.getenv("LAKE_TEST_AWS")) && dockerEngineReachable()) {
+      String configured = System.getenv(AwsEmulator.ENDPOINT_VARIABLE);
+      if ((configured == null || configured.isBlank())
+          && !"moto".equalsIgnoreCase(System.getenv("LAKE_TEST_AWS"))
+          && dockerEngineReachable()) {
         LocalStackEmulator localStack = LocalStackEmulator.start();
         return new Server(localStack.endpoint(), null, localStack);
       }
-      String binary = findMoto();
       try {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-          port = socket.getLocalPort();
-        }
-        Path log = Files.createTempFile("moto-", ".log");
-        Process p =
-            new ProcessBuilder(binary, "-H", "127.0.0.1", "-p", Integer.toString(port))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        URI uri = URI.create("http://127.0.0.1:" + port);
-        awaitUp(uri, Duration.ofSeconds(30), p);
-        return new Server(uri, p);
+        AwsEmulator emulator = AwsEmulator.start(Files.createTempFile("moto-", ".log"));
+        return new Server(emulator.endpoint(), emulator, null);
       } catch (IOException e) {
-        throw new IllegalStateException("cannot start moto_server (" + binary + ")", e);
+        throw new IllegalStateException("cannot create the emulator log", e);
       }
-    }
-
-    private static String findMoto() {
-      String path = System.getenv().getOrDefault("PATH", "");
-      for (String dir : path.split(File.pathSeparator)) {
-        File f = new File(dir, "moto_server");
-        if (f.canExecute()) {
-          return f.getAbsolutePath();
-        }
-      }
-      File shim = new File(System.getProperty("user.home"), ".pyenv/shims/moto_server");
-      if (shim.canExecute()) {
-        return shim.getAbsolutePath();
-      }
-      File root = new File("/root/.pyenv/shims/moto_server");
-      if (root.canExecute()) {
-        return root.getAbsolutePath();
-      }
-      throw new IllegalStateException(
-          "No AWS emulator: install moto (pip install 'moto[server]') so moto_server is on PATH,"
-              + " or set LAKE_TEST_AWS_ENDPOINT to a running moto/LocalStack endpoint"
-              + (Boolean.parseBoolean(System.getenv("CI"))
-                  ? " (CI=true: failing, not skipping)"
-                  : ""));
-    }
-
-    private static void awaitUp(URI uri, Duration max, Process p) {
-      long deadline = System.nanoTime() + max.toNanos();
-      while (System.nanoTime() < deadline) {
-        if (p != null && !p.isAlive()) {
-          throw new IllegalStateException("moto_server exited with " + p.exitValue());
-        }
-        try {
-          HttpURLConnection c =
-              (HttpURLConnection) uri.resolve("/moto-api/data.json").toURL().openConnection();
-          c.setConnectTimeout(500);
-          c.setReadTimeout(2000);
-          int code = c.getResponseCode();
-          c.disconnect();
-          if (code > 0) {
-            return;
-          }
-        } catch (IOException e) {
-          // not up yet
-        }
-        try {
-          Thread.sleep(50);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-      if (p != null) {
-        p.destroyForcibly();
-      }
-      throw new IllegalStateException("AWS emulator at " + uri + " did not answer within " + max);
     }
 
     @Override
@@ -173,11 +95,8 @@ public final class MotoExtension implements BeforeAllCallback {
       if (container != null) {
         container.close();
       }
-      if (process != null) {
-        process.destroy();
-        if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
+      if (emulator != null) {
+        emulator.close();
       }
     }
   }

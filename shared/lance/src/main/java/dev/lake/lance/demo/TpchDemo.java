@@ -9,11 +9,12 @@ import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Demo data: the eight TPC-H tables generated with {@code io.trino.tpch}, written as Lance datasets
- * under {@code dataDir/tpch/<table>.lance} and registered as {@code lake.tpch.<table>}. Idempotent:
+ * under {@code <base>/tpch/<table>.lance} and registered as {@code lake.tpch.<table>}. Idempotent:
  * existing datasets and registrations are kept.
  */
 public final class TpchDemo {
@@ -25,27 +26,41 @@ public final class TpchDemo {
   public static List<TableRef> generate(
       Path dataDir, double scaleFactor, Registry registry, BufferAllocator allocator) {
     requireNonNull(dataDir, "dataDir is null");
+    return generate(
+        dataDir.toAbsolutePath().toString(), scaleFactor, registry, allocator, Map.of());
+  }
+
+  /**
+   * As {@link #generate(Path, double, Registry, BufferAllocator)} under any Lance location: a local
+   * directory or an object-store prefix such as {@code s3://bucket/lance}, with the deployment's
+   * Lance {@code storageOptions}.
+   */
+  public static List<TableRef> generate(
+      String base,
+      double scaleFactor,
+      Registry registry,
+      BufferAllocator allocator,
+      Map<String, String> storageOptions) {
+    requireNonNull(base, "base is null");
     requireNonNull(registry, "registry is null");
     requireNonNull(allocator, "allocator is null");
+    requireNonNull(storageOptions, "storageOptions is null");
     if (!(scaleFactor > 0 && scaleFactor <= 100)) {
       throw new IllegalArgumentException("scaleFactor must be in (0, 100]: " + scaleFactor);
     }
+    String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     List<TableRef> refs = new ArrayList<>();
     for (TpchTable<?> table : TpchTable.getTables()) {
       TableRef ref = new TableRef(TableRef.LAKE, "tpch", table.getTableName());
-      String location =
-          dataDir
-              .resolve("tpch")
-              .resolve(table.getTableName() + ".lance")
-              .toAbsolutePath()
-              .toString();
-      if (!LanceDatasets.exists(location)) {
+      String location = root + "/tpch/" + table.getTableName() + ".lance";
+      if (!LanceDatasets.exists(location, allocator, storageOptions)) {
         LanceDatasets.write(
             location,
             new TpchReader<>(allocator, table, scaleFactor),
             allocator,
             false,
-            ROWS_PER_FILE);
+            ROWS_PER_FILE,
+            storageOptions);
       }
       if (registry.find(ref).isEmpty()) {
         registry.register(ref, location);

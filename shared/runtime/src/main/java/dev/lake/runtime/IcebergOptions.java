@@ -1,4 +1,4 @@
-package dev.lake.frontdoor;
+package dev.lake.runtime;
 
 import dev.lake.core.Grant;
 import dev.lake.core.TableRef;
@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  * The {@code --iceberg-*} flags shared by {@code local} and {@code serve}: at most one external
  * Iceberg REST catalog per deployment, off unless {@code --iceberg-rest} is given.
  */
-final class IcebergOptions {
+public final class IcebergOptions {
   @Option(
       names = "--iceberg-rest",
       description = "URI of the Iceberg REST catalog to federate (read-only). Off by default.")
@@ -29,7 +29,7 @@ final class IcebergOptions {
   String allow;
 
   /** The validated config, or empty when federation is off. */
-  Optional<IcebergConfig> config() {
+  public Optional<IcebergConfig> config() {
     if (restUri == null) {
       if (allow != null || warehouse != null) {
         throw new IllegalArgumentException(
@@ -45,7 +45,7 @@ final class IcebergOptions {
   }
 
   /** Principal grants equal to the allowlist (local mode's demo principal gets these). */
-  static List<String> grantsFor(IcebergConfig config) {
+  public static List<String> grantsFor(IcebergConfig config) {
     List<String> grants = new ArrayList<>();
     // typed grants quote a nested namespace ("a.b"), which plain concatenation did not
     for (String ns : config.allowlist().namespaces()) {

@@ -1,12 +1,18 @@
-package dev.lake.frontdoor;
+package dev.lake.runtime;
 
 import dev.lake.engine.EngineConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** Engine flags shared by {@code local} and {@code serve}. */
-final class EngineOptions {
+/** Engine settings of every process that executes queries (front door and worker alike). */
+public final class EngineOptions {
+  @Option(
+      names = "--spill-dir",
+      defaultValue = "${java.io.tmpdir}/lake-spill",
+      description = "Engine spill directory (local mode: <data-dir>/spill).")
+  Path spillDir;
+
   @Option(
       names = "--snapshot-cache-mb",
       defaultValue = "0",
@@ -36,12 +42,17 @@ final class EngineOptions {
       description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
   Duration durableQueryTimeout;
 
-  long snapshotCacheBytes() {
+  public long snapshotCacheBytes() {
     return snapshotCacheMb << 20;
   }
 
-  /** The engine defaults with these flags applied; validated by {@link EngineConfig}. */
-  EngineConfig engineConfig(Path spill) {
+  /** The engine defaults with these settings, spilling to {@code --spill-dir}. */
+  public EngineConfig engineConfig() {
+    return engineConfig(spillDir);
+  }
+
+  /** The engine defaults with these settings, spilling to {@code spill}. */
+  public EngineConfig engineConfig(Path spill) {
     return EngineConfig.defaults(spill)
         .withSnapshotCacheBytes(snapshotCacheBytes())
         .withTimeouts(queryTimeout, maxQueryTimeout, durableQueryTimeout);

@@ -1,4 +1,4 @@
-package dev.lake.frontdoor;
+package dev.lake.runtime;
 
 import static java.util.Objects.requireNonNull;
 
@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * One catalog lake serves: how its names resolve to exact snapshots and how those snapshots are
  * read, plus the resource that owns its connections (closed with the other components). Adding a
- * catalog (e.g. Iceberg REST federation) is one more plugin in {@link Wiring}.
+ * catalog (e.g. Iceberg REST federation) is one more plugin in {@link LakeRuntime}.
  */
 public record CatalogPlugin(
     TableResolver resolver, TableReader reader, Optional<AutoCloseable> owner) {

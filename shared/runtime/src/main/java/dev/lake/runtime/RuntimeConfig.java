@@ -1,0 +1,86 @@
+package dev.lake.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.aws.AwsConfig;
+import dev.lake.core.job.DurableConfig;
+import dev.lake.engine.EngineConfig;
+import dev.lake.iceberg.IcebergConfig;
+import java.util.Optional;
+
+/**
+ * Everything {@link LakeRuntime} assembles a process from, validated once: the registry, the key
+ * source, the engine, the optional Iceberg REST federation, the AWS deployment (required by a
+ * DynamoDB registry, KMS keys and the AWS durable ports) and where results live.
+ *
+ * @param resultPrefix object-key prefix of durable results, shared by the front door and workers
+ *     (default {@code results}; local mode uses {@code ""})
+ */
+public record RuntimeConfig(
+    RegistrySource registry,
+    KeySource keys,
+    EngineConfig engine,
+    Optional<IcebergConfig> iceberg,
+    Optional<AwsConfig> aws,
+    String resultPrefix) {
+  public RuntimeConfig {
+    requireNonNull(registry, "registry is null");
+    requireNonNull(keys, "keys is null");
+    requireNonNull(engine, "engine is null");
+    requireNonNull(iceberg, "iceberg is null");
+    requireNonNull(aws, "aws is null");
+    requireNonNull(resultPrefix, "resultPrefix is null");
+    if (registry.table().isPresent() && aws.isEmpty()) {
+      throw new IllegalArgumentException("a DynamoDB registry needs the AWS settings");
+    }
+    if (keys instanceof KeySource.Kms && aws.isEmpty()) {
+      throw new IllegalArgumentException("KMS keys need the AWS settings");
+    }
+    // the one check of the prefix's shape, shared with the durable tier's own config
+    new DurableConfig(
+        resultPrefix,
+        DurableConfig.DEFAULT_JOB_TTL,
+        DurableConfig.DEFAULT_PART_TICKET_TTL,
+        dev.lake.core.job.ResultConfig.defaults());
+  }
+
+  /** A builder starting from the engine defaults, no Iceberg, no AWS, results under "results". */
+  public static Builder builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
+    return new Builder(registry, keys, engine);
+  }
+
+  /** Optional parts default to off; {@link #build} validates. */
+  public static final class Builder {
+    private final RegistrySource registry;
+    private final KeySource keys;
+    private final EngineConfig engine;
+    private Optional<IcebergConfig> iceberg = Optional.empty();
+    private Optional<AwsConfig> aws = Optional.empty();
+    private String resultPrefix = DurableConfig.DEFAULT_RESULT_PREFIX;
+
+    private Builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
+      this.registry = registry;
+      this.keys = keys;
+      this.engine = engine;
+    }
+
+    public Builder iceberg(Optional<IcebergConfig> value) {
+      this.iceberg = value;
+      return this;
+    }
+
+    public Builder aws(Optional<AwsConfig> value) {
+      this.aws = value;
+      return this;
+    }
+
+    public Builder resultPrefix(String value) {
+      this.resultPrefix = value;
+      return this;
+    }
+
+    public RuntimeConfig build() {
+      return new RuntimeConfig(registry, keys, engine, iceberg, aws, resultPrefix);
+    }
+  }
+}
