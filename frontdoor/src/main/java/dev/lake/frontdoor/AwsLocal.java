@@ -10,6 +10,8 @@ import dev.lake.aws.DynamoDbRegistry;
 import dev.lake.core.DeploymentNames;
 import dev.lake.core.TableRef;
 import dev.lake.lance.demo.TpchDemo;
+import dev.lake.iceberg.IcebergConfig;
+import dev.lake.runtime.IcebergOptions;
 import dev.lake.runtime.ObjectStorage;
 import dev.lake.runtime.WorkerMain;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +45,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 final class AwsLocal implements AutoCloseable {
   static final Pattern FRONT_DOOR_READY = Pattern.compile("lake ready on (\\S+):(\\d+)");
   static final Pattern WORKER_READY = Pattern.compile("lake worker ready");
-  private static final Duration START_WITHIN = Duration.ofSeconds(90);
+
+  /** Generous: two JVMs loading Lance and DuckDB on a busy 2-core machine. */
+  private static final Duration START_WITHIN = Duration.ofMinutes(3);
 
   /**
    * @param emulator a running emulator to use (tests); else {@code LAKE_TEST_AWS_ENDPOINT} or a new
@@ -153,13 +158,15 @@ final class AwsLocal implements AutoCloseable {
 
   /** The demo principal's grants: the TPC-H namespace plus the Iceberg allowlist if federated. */
   private static List<String> grants(Options options) {
-    String allow = options.extraEnv().get("LAKE_ICEBERG_ALLOW");
-    if (allow == null) {
-      return List.of(LocalLake.DEMO_GRANT);
-    }
-    List<String> grants = new java.util.ArrayList<>(List.of(LocalLake.DEMO_GRANT));
-    for (String item : allow.split(",")) {
-      grants.add(TableRef.ICEBERG + "." + item.trim());
+    List<String> grants = new ArrayList<>(List.of(LocalLake.DEMO_GRANT));
+    String rest = options.extraEnv().get("LAKE_ICEBERG_REST");
+    if (rest != null) {
+      grants.addAll(
+          IcebergOptions.grantsFor(
+              IcebergConfig.fromFlags(
+                  rest,
+                  options.extraEnv().get("LAKE_ICEBERG_WAREHOUSE"),
+                  options.extraEnv().get("LAKE_ICEBERG_ALLOW"))));
     }
     return grants;
   }

@@ -73,7 +73,7 @@ final class ChildProcess implements AutoCloseable {
       }
       if (!process.isAlive()) {
         throw new IllegalStateException(
-            "the " + name + " exited with " + process.exitValue() + "; see " + log);
+            "the " + name + " exited with " + process.exitValue() + "; see " + log + tail());
       }
       try {
         TimeUnit.MILLISECONDS.sleep(50); // polling a log file with a deadline
@@ -83,7 +83,17 @@ final class ChildProcess implements AutoCloseable {
       }
     }
     throw new IllegalStateException(
-        "the " + name + " was not ready within " + max + "; see " + log);
+        "the " + name + " was not ready within " + max + "; see " + log + tail());
+  }
+
+  /** The log's last lines, for an error message that outlives a temporary directory. */
+  private String tail() {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return ":\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
   }
 
   private Optional<Matcher> find(Pattern pattern) {
