@@ -32,7 +32,7 @@ PY
 )
 export LAKE_AWS_ENDPOINT="$endpoint" LAKE_AWS_REGION=us-east-1 LAKE_RESULT_BUCKET=lake-results \
   LAKE_JOB_TABLE=lake-jobs LAKE_JOB_QUEUE_URL="$queue" LAKE_KMS_KEY_ID="$key" \
-  LAKE_REGISTRY_FILE="$work/registry.json" LAKE_ENGINE_TEMP="$work/engine" HOME="$work"
+  LAKE_REGISTRY="$work/registry.json" LAKE_SPILL_DIR="$work/spill" HOME="$work"
 for i in $(seq 1 "$runs"); do
   java --add-opens=java.base/java.nio=ALL-UNNAMED ${LAKE_JAVA_OPTS:-} \
     -cp "$classes:$layout/app/*:$layout/deps/*" dev.lake.images.ColdStart 2>"$work/stderr.$i" \

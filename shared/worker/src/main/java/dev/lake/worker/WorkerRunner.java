@@ -71,20 +71,14 @@ public final class WorkerRunner implements AutoCloseable {
   }
 
   private void handle(JobQueue.Message m) {
-    // keep the delivery invisible while the job runs (as long as its lease lives)
+    // The delivery stays invisible for two leases at a time, set before the job is claimed and
+    // renewed while it runs: a worker killed at any moment, even right after its claim, hands the
+    // job over once its lease expired, not after the queue's default visibility (minutes).
+    hideForTwoLeases(m);
     long period = config.renewEvery().toMillis();
     ScheduledFuture<?> keepHidden =
         processor.timers.scheduleAtFixedRate(
-            () -> {
-              try {
-                queue.extendVisibility(m, config.lease().multipliedBy(2));
-              } catch (RuntimeException e) {
-                LOG.debug("cannot extend visibility of {}", m.jobId(), e);
-              }
-            },
-            period,
-            period,
-            TimeUnit.MILLISECONDS);
+            () -> hideForTwoLeases(m), period, period, TimeUnit.MILLISECONDS);
     Outcome outcome;
     try {
       outcome = processor.process(m.jobId(), clock.instant().plus(config.maxExecution()));
@@ -98,6 +92,14 @@ public final class WorkerRunner implements AutoCloseable {
       queue.ack(m);
     } else {
       queue.nack(m, config.retryDelay());
+    }
+  }
+
+  private void hideForTwoLeases(JobQueue.Message m) {
+    try {
+      queue.extendVisibility(m, config.lease().multipliedBy(2));
+    } catch (RuntimeException e) {
+      LOG.debug("cannot extend visibility of {}", m.jobId(), e);
     }
   }
 

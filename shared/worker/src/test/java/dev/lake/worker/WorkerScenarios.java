@@ -171,6 +171,57 @@ abstract class WorkerScenarios {
   }
 
   @Test
+  void delivery_isHiddenForTwoLeases_beforeTheJobIsClaimed() {
+    // GIVEN a submitted job, a queue that records visibility changes, and renewal slower than the
+    // job
+    setUp();
+    submit();
+    List<Duration> hidden = new java.util.concurrent.CopyOnWriteArrayList<>();
+    JobQueue queue = ports.queue();
+    JobQueue recording =
+        new JobQueue() {
+          @Override
+          public void send(String jobId) {
+            queue.send(jobId);
+          }
+
+          @Override
+          public List<Message> receive(int max, Duration wait) {
+            return queue.receive(max, wait);
+          }
+
+          @Override
+          public void ack(Message message) {
+            queue.ack(message);
+          }
+
+          @Override
+          public void extendVisibility(Message message, Duration timeout) {
+            hidden.add(timeout);
+            queue.extendVisibility(message, timeout);
+          }
+
+          @Override
+          public void nack(Message message, Duration delay) {
+            queue.nack(message, delay);
+          }
+        };
+    WorkerConfig config = config(1, Duration.ofSeconds(30));
+    WorkerRunner runner =
+        new WorkerRunner(
+            recording,
+            processor("w1", new FakeEngine(1, 10, Duration.ZERO), config),
+            config,
+            clock);
+    // WHEN a worker takes it from the queue
+    assertThat(runner.pollOnce(Duration.ofSeconds(5))).isTrue();
+    // THEN the delivery was hidden for two leases at once (not left at the queue's default, which a
+    // worker killed right after its claim would leave the job to), before any renewal period passed
+    assertThat(hidden).isNotEmpty();
+    assertThat(hidden.get(0)).isEqualTo(config.lease().multipliedBy(2));
+  }
+
+  @Test
   void duplicateDelivery_runsOnce_andLeavesExactlyOneManifest() {
     // GIVEN a job delivered twice (the duplicate sent while the first delivery is in flight; the
     // local queue drops a duplicate of a message that is still waiting)
