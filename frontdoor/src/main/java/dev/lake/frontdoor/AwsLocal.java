@@ -259,7 +259,15 @@ final class AwsLocal implements AutoCloseable {
       out.flush();
       List<TableRef> tables =
           TpchDemo.generate(
-              names.lanceBase(), scale, registry, allocator, ObjectStorage.lance(Optional.of(aws)));
+              names.lanceBase(),
+              scale,
+              registry,
+              allocator,
+              ObjectStorage.lance(Optional.of(aws)),
+              line -> {
+                out.println(line);
+                out.flush();
+              });
       out.println("Registered " + tables.size() + " tables in " + names.registryTable());
     }
   }

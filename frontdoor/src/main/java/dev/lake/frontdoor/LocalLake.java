@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -195,7 +196,16 @@ final class LocalLake implements AutoCloseable {
         out.println("Generating TPC-H demo data (scale " + options.scale() + ") ...");
         out.flush();
         List<TableRef> tables =
-            TpchDemo.generate(layout.tables(), options.scale(), registry, runtime.allocator());
+            TpchDemo.generate(
+                layout.tables().toAbsolutePath().toString(),
+                options.scale(),
+                registry,
+                runtime.allocator(),
+                Map.of(),
+                line -> {
+                  out.println(line);
+                  out.flush();
+                });
         out.println("Registered " + tables.size() + " tables: " + tables);
       }
       components = Wiring.components(runtime);

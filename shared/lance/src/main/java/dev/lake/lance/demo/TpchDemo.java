@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -41,7 +42,23 @@ public final class TpchDemo {
       Registry registry,
       BufferAllocator allocator,
       Map<String, String> storageOptions) {
+    return generate(base, scaleFactor, registry, allocator, storageOptions, line -> {});
+  }
+
+  /**
+   * As {@link #generate(String, double, Registry, BufferAllocator, Map)}, telling {@code progress}
+   * one line per table as it is written (generation at larger scales takes minutes; a person
+   * waiting at a terminal should see it move).
+   */
+  public static List<TableRef> generate(
+      String base,
+      double scaleFactor,
+      Registry registry,
+      BufferAllocator allocator,
+      Map<String, String> storageOptions,
+      Consumer<String> progress) {
     requireNonNull(base, "base is null");
+    requireNonNull(progress, "progress is null");
     requireNonNull(registry, "registry is null");
     requireNonNull(allocator, "allocator is null");
     requireNonNull(storageOptions, "storageOptions is null");
@@ -50,10 +67,12 @@ public final class TpchDemo {
     }
     String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     List<TableRef> refs = new ArrayList<>();
-    for (TpchTable<?> table : TpchTable.getTables()) {
+    List<TpchTable<?>> tables = TpchTable.getTables();
+    for (TpchTable<?> table : tables) {
       TableRef ref = new TableRef(TableRef.LAKE, "tpch", table.getTableName());
       String location = root + "/tpch/" + table.getTableName() + ".lance";
       if (!LanceDatasets.exists(location, allocator, storageOptions)) {
+        long started = System.nanoTime();
         LanceDatasets.write(
             location,
             new TpchReader<>(allocator, table, scaleFactor),
@@ -61,6 +80,13 @@ public final class TpchDemo {
             false,
             ROWS_PER_FILE,
             storageOptions);
+        progress.accept(
+            String.format(
+                "  %-8s written (%d/%d, %d ms)",
+                table.getTableName(),
+                refs.size() + 1,
+                tables.size(),
+                (System.nanoTime() - started) / 1_000_000));
       }
       if (registry.find(ref).isEmpty()) {
         registry.register(ref, location);
