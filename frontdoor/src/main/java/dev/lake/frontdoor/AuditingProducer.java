@@ -103,46 +103,13 @@ final class AuditingProducer implements FlightProducer {
   }
 
   /** Counts what passes through; every other call goes to the real listener unchanged. */
-  private static final class Counting implements ServerStreamListener {
-    private final ServerStreamListener delegate;
+  private static final class Counting extends ForwardingStreamListener {
     private final AuditMiddleware audit;
     private volatile VectorSchemaRoot root;
 
     Counting(ServerStreamListener delegate, AuditMiddleware audit) {
-      this.delegate = delegate;
+      super(delegate);
       this.audit = audit;
-    }
-
-    @Override
-    public boolean isCancelled() {
-      return delegate.isCancelled();
-    }
-
-    @Override
-    public void setOnCancelHandler(Runnable handler) {
-      delegate.setOnCancelHandler(handler);
-    }
-
-    @Override
-    public boolean isReady() {
-      return delegate.isReady();
-    }
-
-    @Override
-    public void setOnReadyHandler(Runnable handler) {
-      delegate.setOnReadyHandler(handler);
-    }
-
-    @Override
-    public void start(VectorSchemaRoot root) {
-      this.root = root;
-      delegate.start(root);
-    }
-
-    @Override
-    public void start(VectorSchemaRoot root, DictionaryProvider dictionaries) {
-      this.root = root;
-      delegate.start(root, dictionaries);
     }
 
     @Override
@@ -172,26 +139,6 @@ final class AuditingProducer implements FlightProducer {
         }
         audit.streamed(r.getRowCount(), bytes);
       }
-    }
-
-    @Override
-    public void putMetadata(ArrowBuf metadata) {
-      delegate.putMetadata(metadata);
-    }
-
-    @Override
-    public void error(Throwable ex) {
-      delegate.error(ex);
-    }
-
-    @Override
-    public void completed() {
-      delegate.completed();
-    }
-
-    @Override
-    public void setUseZeroCopy(boolean enabled) {
-      delegate.setUseZeroCopy(enabled);
     }
   }
 }

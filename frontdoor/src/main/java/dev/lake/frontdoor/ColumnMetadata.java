@@ -167,14 +167,13 @@ final class ColumnMetadata {
     return new Decorating(listener, origins);
   }
 
-  private static final class Decorating implements ServerStreamListener {
-    private final ServerStreamListener delegate;
+  private static final class Decorating extends ForwardingStreamListener {
     private final IntFunction<List<Optional<ColumnOrigin>>> origins;
     private VectorSchemaRoot source;
     private VectorSchemaRoot view;
 
     Decorating(ServerStreamListener delegate, IntFunction<List<Optional<ColumnOrigin>>> origins) {
-      this.delegate = requireNonNull(delegate, "delegate is null");
+      super(delegate);
       this.origins = requireNonNull(origins, "origins is null");
     }
 
@@ -197,46 +196,6 @@ final class ColumnMetadata {
     public void putNext(ArrowBuf metadata) {
       view.setRowCount(source.getRowCount());
       delegate.putNext(metadata);
-    }
-
-    @Override
-    public boolean isCancelled() {
-      return delegate.isCancelled();
-    }
-
-    @Override
-    public void setOnCancelHandler(Runnable handler) {
-      delegate.setOnCancelHandler(handler);
-    }
-
-    @Override
-    public boolean isReady() {
-      return delegate.isReady();
-    }
-
-    @Override
-    public void setOnReadyHandler(Runnable handler) {
-      delegate.setOnReadyHandler(handler);
-    }
-
-    @Override
-    public void putMetadata(ArrowBuf metadata) {
-      delegate.putMetadata(metadata);
-    }
-
-    @Override
-    public void error(Throwable ex) {
-      delegate.error(ex);
-    }
-
-    @Override
-    public void completed() {
-      delegate.completed();
-    }
-
-    @Override
-    public void setUseZeroCopy(boolean enabled) {
-      delegate.setUseZeroCopy(enabled);
     }
   }
 }

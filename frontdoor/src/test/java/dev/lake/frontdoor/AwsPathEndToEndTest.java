@@ -9,6 +9,7 @@ import dev.lake.aws.AwsClients;
 import dev.lake.aws.AwsConfig;
 import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.DeploymentNames;
+import dev.lake.core.testing.Poll;
 import dev.lake.iceberg.demo.DemoTables;
 import dev.lake.iceberg.demo.RestCatalogFixture;
 import java.io.PrintWriter;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
@@ -179,20 +181,20 @@ class AwsPathEndToEndTest {
         .collect(Collectors.toMap(i -> i.get("id").s(), i -> i.get("state").s(), (a, b) -> a));
   }
 
-  String awaitRunning(Set<String> before) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (true) {
-      Optional<String> running =
+  String awaitRunning(Set<String> before) {
+    AtomicReference<String> running = new AtomicReference<>();
+    Poll.until(
+        Duration.ofSeconds(30),
+        () -> {
           jobStates().entrySet().stream()
               .filter(e -> !before.contains(e.getKey()) && e.getValue().equals("RUNNING"))
               .map(Map.Entry::getKey)
-              .findFirst();
-      if (running.isPresent()) {
-        return running.get();
-      }
-      assertThat(System.nanoTime()).as("a worker claimed the job").isLessThan(deadline);
-      Thread.sleep(20); // polling the job table with a deadline
-    }
+              .findFirst()
+              .ifPresent(running::set);
+          return running.get() != null;
+        },
+        "a worker claimed the job");
+    return running.get();
   }
 
   @Test
