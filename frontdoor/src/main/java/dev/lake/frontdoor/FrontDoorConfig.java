@@ -78,17 +78,9 @@ public record FrontDoorConfig(
     }
     Bounds.check("preparedTtl", preparedTtl, MIN_PREPARED_TTL, MAX_PREPARED_TTL);
     Bounds.check("maxConcurrentQueries", maxConcurrentQueries, 1, MAX_MAX_CONCURRENT_QUERIES);
-    if (maxConcurrentQueriesPerTenant < 1 || maxConcurrentQueriesPerTenant > maxConcurrentQueries) {
-      throw new IllegalArgumentException(
-          "maxConcurrentQueriesPerTenant must be between 1 and maxConcurrentQueries ("
-              + maxConcurrentQueries
-              + "): "
-              + maxConcurrentQueriesPerTenant);
-    }
-    if (queueWait.isNegative() || queueWait.compareTo(MAX_QUEUE_WAIT) > 0) {
-      throw new IllegalArgumentException(
-          "queueWait must be between 0 and " + MAX_QUEUE_WAIT + ": " + queueWait);
-    }
+    Bounds.check(
+        "maxConcurrentQueriesPerTenant", maxConcurrentQueriesPerTenant, 1, maxConcurrentQueries);
+    Bounds.check("queueWait", queueWait, Duration.ZERO, MAX_QUEUE_WAIT);
     Bounds.check("maxSqlBytes", maxSqlBytes, MIN_MAX_SQL_BYTES, MAX_MAX_SQL_BYTES);
     Bounds.check(
         "maxInboundMessageBytes",

@@ -2,6 +2,7 @@ package dev.lake.aws;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -29,6 +30,8 @@ public record AwsConfig(
     String kmsKeyId,
     Duration apiCallTimeout) {
   public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration MIN_CALL_TIMEOUT = Duration.ofSeconds(1);
+  static final Duration MAX_CALL_TIMEOUT = Duration.ofMinutes(5);
 
   public AwsConfig {
     requireNonNull(region, "region is null");
@@ -41,11 +44,11 @@ public record AwsConfig(
     if (region.isBlank()) {
       throw new IllegalArgumentException("region is blank");
     }
-    if (apiCallTimeout.compareTo(Duration.ofSeconds(1)) < 0
-        || apiCallTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
-      throw new IllegalArgumentException(
-          "apiCallTimeout must be between 1 s and 5 min: " + apiCallTimeout);
-    }
+    Bounds.check(
+        "apiCallTimeout (LAKE_AWS_CALL_TIMEOUT_MS)",
+        apiCallTimeout,
+        MIN_CALL_TIMEOUT,
+        MAX_CALL_TIMEOUT);
   }
 
   /** Reads the variables documented on the record; missing required ones fail with their name. */
@@ -64,8 +67,16 @@ public record AwsConfig(
         required(env, "LAKE_JOB_QUEUE_URL"),
         required(env, "LAKE_KMS_KEY_ID"),
         Optional.ofNullable(env.get("LAKE_AWS_CALL_TIMEOUT_MS"))
-            .map(s -> Duration.ofMillis(Long.parseLong(s)))
+            .map(s -> Duration.ofMillis(millis("LAKE_AWS_CALL_TIMEOUT_MS", s)))
             .orElse(DEFAULT_CALL_TIMEOUT));
+  }
+
+  private static long millis(String name, String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number of milliseconds: " + value);
+    }
   }
 
   private static String required(Map<String, String> env, String name) {

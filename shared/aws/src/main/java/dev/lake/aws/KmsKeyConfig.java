@@ -2,6 +2,7 @@ package dev.lake.aws;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import java.time.Duration;
 
 /**
@@ -19,22 +20,10 @@ public record KmsKeyConfig(
     requireNonNull(rotateEvery, "rotateEvery is null");
     requireNonNull(keyLifetime, "keyLifetime is null");
     requireNonNull(refreshEvery, "refreshEvery is null");
-    if (rotateEvery.compareTo(Duration.ofMinutes(1)) < 0
-        || rotateEvery.compareTo(Duration.ofDays(7)) > 0) {
-      throw new IllegalArgumentException("rotateEvery must be between 1 min and 7 d");
-    }
-    if (keyLifetime.compareTo(rotateEvery.multipliedBy(2)) < 0
-        || keyLifetime.compareTo(Duration.ofDays(30)) > 0) {
-      throw new IllegalArgumentException(
-          "keyLifetime must be between 2 x rotateEvery and 30 d: " + keyLifetime);
-    }
-    if (refreshEvery.compareTo(Duration.ofSeconds(1)) < 0
-        || refreshEvery.compareTo(Duration.ofHours(1)) > 0) {
-      throw new IllegalArgumentException("refreshEvery must be between 1 s and 1 h");
-    }
-    if (maxKeys < 2 || maxKeys > 1024) {
-      throw new IllegalArgumentException("maxKeys must be between 2 and 1024: " + maxKeys);
-    }
+    Bounds.check("rotateEvery", rotateEvery, Duration.ofMinutes(1), Duration.ofDays(7));
+    Bounds.check("keyLifetime", keyLifetime, rotateEvery.multipliedBy(2), Duration.ofDays(30));
+    Bounds.check("refreshEvery", refreshEvery, Duration.ofSeconds(1), Duration.ofHours(1));
+    Bounds.check("maxKeys", maxKeys, 2, 1024);
   }
 
   public static KmsKeyConfig defaults() {

@@ -28,6 +28,7 @@ import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -46,6 +47,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final SqlParser parser = new SqlParser();
   private final BufferAllocator planAllocator = new RootAllocator();
   private final AtomicLong ids = new AtomicLong();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final Cache<PlanKey, QueryPlan> plans =
       Caffeine.newBuilder()
           .maximumWeight(MAX_PLAN_WEIGHT)
@@ -115,6 +117,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
 
   @Override
   public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
+    requireOpen();
     QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
     Schema cached = plan.resultSchema();
     if (cached != null) {
@@ -165,6 +168,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       Duration timeout) {
     requireNonNull(parameters, "parameters is null");
     requireNonNull(timeout, "timeout is null");
+    requireOpen();
     if (timeout.isNegative() || timeout.isZero()) {
       throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A query timeout must be positive");
     }
@@ -321,8 +325,21 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return database.duplicate();
   }
 
+  /**
+   * A call after {@link #close()} (a request racing shutdown) is refused before touching DuckDB.
+   */
+  private void requireOpen() {
+    if (closed.get()) {
+      throw new LakeException(ErrorCode.OVERLOADED, "The query engine is closed");
+    }
+  }
+
+  /** Releases DuckDB and the plan allocator once; a second call does nothing. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     if (snapshotCache != null) {
       snapshotCache.close();
     }

@@ -2,6 +2,7 @@ package dev.lake.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
@@ -56,6 +57,7 @@ public record IcebergConfig(
   public static final Duration DEFAULT_CACHE_FRESH = Duration.ofSeconds(5);
   public static final Duration DEFAULT_CACHE_STALE = Duration.ofSeconds(60);
 
+  static final Duration MIN_DURATION = Duration.ofMillis(1);
   static final Duration MAX_TIMEOUT = Duration.ofMinutes(5);
   static final int MAX_RETRIES = 10;
   static final int MAX_CACHE_KEYS = 1_000_000;
@@ -81,18 +83,15 @@ public record IcebergConfig(
     }
     warehouse.ifPresent(w -> requireNonBlank(w, "warehouse"));
     prefix.ifPresent(p -> requireNonBlank(p, "prefix"));
-    checkDuration(connectTimeout, "connectTimeout", MAX_TIMEOUT);
-    checkDuration(readTimeout, "readTimeout", MAX_TIMEOUT);
-    if (maxRetries < 0 || maxRetries > MAX_RETRIES) {
-      throw invalid("maxRetries must be in [0, " + MAX_RETRIES + "]: " + maxRetries);
-    }
-    if (cacheMaxKeys < 1 || cacheMaxKeys > MAX_CACHE_KEYS) {
-      throw invalid("cacheMaxKeys must be in [1, " + MAX_CACHE_KEYS + "]: " + cacheMaxKeys);
-    }
-    checkDuration(cacheFresh, "cacheFresh", MAX_CACHE_STALE);
-    checkDuration(cacheStale, "cacheStale", MAX_CACHE_STALE);
+    Bounds.check("connectTimeout", connectTimeout, MIN_DURATION, MAX_TIMEOUT);
+    Bounds.check("readTimeout", readTimeout, MIN_DURATION, MAX_TIMEOUT);
+    Bounds.check("maxRetries", maxRetries, 0, MAX_RETRIES);
+    Bounds.check("cacheMaxKeys", cacheMaxKeys, 1, MAX_CACHE_KEYS);
+    Bounds.check("cacheFresh", cacheFresh, MIN_DURATION, MAX_CACHE_STALE);
+    Bounds.check("cacheStale", cacheStale, MIN_DURATION, MAX_CACHE_STALE);
     if (cacheStale.compareTo(cacheFresh) <= 0) {
-      throw invalid("cacheStale must be longer than cacheFresh");
+      throw invalid(
+          "cacheStale must be longer than cacheFresh (" + cacheFresh + "): " + cacheStale);
     }
     for (String key : properties.keySet()) {
       if (key.startsWith("rest.client.") || key.equals("uri") || key.equals("credential")) {
@@ -269,12 +268,6 @@ public record IcebergConfig(
   private static void requireNonBlank(String value, String name) {
     if (value.isBlank()) {
       throw invalid(name + " is blank");
-    }
-  }
-
-  private static void checkDuration(Duration d, String name, Duration max) {
-    if (d.isNegative() || d.isZero() || d.compareTo(max) > 0) {
-      throw invalid(name + " must be in (0, " + max + "]: " + d);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.lake.core.job;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import java.time.Duration;
 
 /**
@@ -27,16 +28,11 @@ public record DurableConfig(
     requireNonNull(partTicketTtl, "partTicketTtl is null");
     requireNonNull(results, "results is null");
     if (!resultPrefix.isEmpty() && !resultPrefix.matches("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")) {
-      throw new IllegalArgumentException("resultPrefix must be empty or a relative key prefix");
-    }
-    if (jobTtl.compareTo(Duration.ofMinutes(1)) < 0 || jobTtl.compareTo(Duration.ofDays(30)) > 0) {
-      throw new IllegalArgumentException("jobTtl must be between 1 min and 30 d: " + jobTtl);
-    }
-    if (partTicketTtl.compareTo(Duration.ofSeconds(10)) < 0
-        || partTicketTtl.compareTo(Duration.ofHours(24)) > 0) {
       throw new IllegalArgumentException(
-          "partTicketTtl must be between 10 s and 24 h: " + partTicketTtl);
+          "resultPrefix must be empty or a relative key prefix: " + resultPrefix);
     }
+    Bounds.check("jobTtl", jobTtl, Duration.ofMinutes(1), Duration.ofDays(30));
+    Bounds.check("partTicketTtl", partTicketTtl, Duration.ofSeconds(10), Duration.ofHours(24));
   }
 
   public static DurableConfig defaults() {

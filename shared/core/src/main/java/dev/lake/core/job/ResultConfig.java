@@ -36,10 +36,7 @@ public record ResultConfig(
     Bounds.check("maxMessageBytes", maxMessageBytes, 1024, 1L << 30);
     Bounds.check("maxBatchRows", maxBatchRows, 1, Integer.MAX_VALUE);
     Bounds.check("maxMetadataBytes", maxMetadataBytes, 1024, 16 << 20);
-    if (resultTtl.compareTo(Duration.ofMinutes(1)) < 0
-        || resultTtl.compareTo(Duration.ofDays(30)) > 0) {
-      throw new IllegalArgumentException("resultTtl must be between 1 min and 30 d: " + resultTtl);
-    }
+    Bounds.check("resultTtl", resultTtl, Duration.ofMinutes(1), Duration.ofDays(30));
   }
 
   public static ResultConfig defaults() {

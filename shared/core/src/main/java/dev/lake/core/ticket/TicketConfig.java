@@ -2,6 +2,7 @@ package dev.lake.core.ticket;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Bounds;
 import java.time.Duration;
 
 /**
@@ -24,13 +25,10 @@ public record TicketConfig(String audience, Duration statementTtl, Duration cloc
     requireNonNull(statementTtl, "statementTtl is null");
     requireNonNull(clockSkew, "clockSkew is null");
     if (!audience.matches("[A-Za-z0-9_.:-]{1,128}")) {
-      throw new IllegalArgumentException("audience must be 1-128 of [A-Za-z0-9_.:-]");
+      throw new IllegalArgumentException("audience must be 1-128 of [A-Za-z0-9_.:-]: " + audience);
     }
-    dev.lake.core.Bounds.check("statementTtl", statementTtl, MIN_STATEMENT_TTL, MAX_STATEMENT_TTL);
-    if (clockSkew.isNegative() || clockSkew.compareTo(MAX_CLOCK_SKEW) > 0) {
-      throw new IllegalArgumentException(
-          "clockSkew must be between 0 and " + MAX_CLOCK_SKEW + ": " + clockSkew);
-    }
+    Bounds.check("statementTtl", statementTtl, MIN_STATEMENT_TTL, MAX_STATEMENT_TTL);
+    Bounds.check("clockSkew", clockSkew, Duration.ZERO, MAX_CLOCK_SKEW);
   }
 
   public static TicketConfig defaults() {

@@ -38,6 +38,19 @@ class ConfigDefaultsTest {
             () ->
                 new DurableConfig(
                     "/abs", Duration.ofHours(1), Duration.ofMinutes(1), ResultConfig.defaults()))
-        .hasMessage("resultPrefix must be empty or a relative key prefix");
+        .hasMessage("resultPrefix must be empty or a relative key prefix: /abs");
+  }
+
+  @Test
+  void durableConfig_rejectsAJobTtlOutOfRange_namingTheValue() {
+    assertThatThrownBy(
+            () ->
+                new DurableConfig(
+                    "results",
+                    Duration.ofSeconds(5),
+                    Duration.ofMinutes(1),
+                    ResultConfig.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("jobTtl must be between PT1M and PT720H: PT5S");
   }
 }
