@@ -1,0 +1,73 @@
+package dev.lake.frontdoor;
+
+import dev.lake.runtime.EngineOptions;
+import dev.lake.runtime.IcebergOptions;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code lake local}: the whole service in one process over local adapters with demo data. */
+@Command(
+    name = "local",
+    mixinStandardHelpOptions = true,
+    description = "Run lake on this machine with TPC-H demo data (plaintext, loopback only).")
+final class LocalCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Loopback address.")
+  String host;
+
+  @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
+  int port;
+
+  @Option(names = "--data-dir", defaultValue = ".lake", description = "Data directory.")
+  Path dataDir;
+
+  @Option(names = "--token", description = "Bearer token to accept instead of the demo token.")
+  String token;
+
+  @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
+  double scale;
+
+  @CommandLine.Mixin IcebergOptions iceberg;
+
+  @Option(
+      names = "--durable",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Durable result tier with an in-process worker (on by default; --no-durable: off).")
+  boolean durable;
+
+  @CommandLine.Mixin EngineOptions engine;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    LocalLake lake =
+        LocalLake.start(
+            new LocalLake.Options(
+                dataDir,
+                host,
+                port,
+                Optional.ofNullable(token),
+                scale,
+                Clock.systemUTC(),
+                iceberg.config(),
+                durable ? LocalLake.localDurable() : Optional.empty(),
+                engine.snapshotCacheBytes()),
+            out);
+    out.println("JDBC URL: " + lake.jdbcUrl());
+    out.println("Token:    " + lake.token());
+    out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
+    out.flush();
+    return LakeCli.serveUntilStopped(lake);
+  }
+}
