@@ -7,17 +7,17 @@ import dev.lake.core.Bounds;
  * unbounded cached pool). A call that finds all threads busy waits in the queue; when the queue is
  * full too, the call is refused at once with UNAVAILABLE instead of piling up threads or hanging.
  *
- * @param threads most threads running calls at once (default 64, 4 - 4096); a streaming DoGet or a
- *     call waiting for an admission slot holds one
- * @param queue calls waiting for a thread (default 256, 0 - 65536)
+ * @param threads most threads running calls at once (default 64, 4 - 4096; {@code
+ *     --flight-threads}); a streaming DoGet or a call waiting for an admission slot holds one
+ * @param queue calls waiting for a thread (default 256, 0 - 65536; {@code --flight-queue})
  */
 record FlightExecutorConfig(int threads, int queue) {
   static final int DEFAULT_THREADS = 64;
   static final int DEFAULT_QUEUE = 256;
 
   FlightExecutorConfig {
-    Bounds.check("threads", threads, 4, 4096);
-    Bounds.check("queue", queue, 0, 65536);
+    Bounds.check("flightThreads", threads, 4, 4096);
+    Bounds.check("flightQueue", queue, 0, 65536);
   }
 
   static FlightExecutorConfig defaults() {

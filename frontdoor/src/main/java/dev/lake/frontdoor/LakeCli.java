@@ -1,6 +1,7 @@
 package dev.lake.frontdoor;
 
 import dev.lake.aws.AwsConfig;
+import dev.lake.engine.ResultReuseConfig;
 import dev.lake.runtime.AwsOptions;
 import dev.lake.runtime.EngineOptions;
 import dev.lake.runtime.EnvDefaults;
@@ -147,10 +148,14 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin MetricsOptions metrics;
 
+    @CommandLine.Mixin LimitOptions limits;
+
     @Override
     public Integer call() throws Exception {
+      limits.validate();
       FrontDoorConfig config =
-          FrontDoorConfig.defaults()
+          limits
+              .applyTo(FrontDoorConfig.defaults())
               .withListener(host, port)
               .withTls(Optional.ofNullable(tlsCert), Optional.ofNullable(tlsKey))
               .withTrustedTlsProxy(trustedTlsProxy);
@@ -186,7 +191,8 @@ public final class LakeCli implements Runnable {
       DurableTierConfig tierConfig = durable.config(worker.config(aws.resultPrefix()));
       Clock clock = Clock.systemUTC();
       LakeRuntime runtime = LakeRuntime.start(runtimeConfig);
-      Components components = Wiring.components(runtime);
+      Components components =
+          Wiring.components(runtime, ResultReuseConfig.defaults(), limits.admission());
       Optional<DurableTier> tier = Optional.empty();
       Optional<AutoCloseable> metricsEndpoint = Optional.empty();
       LakeServer server;
@@ -204,7 +210,8 @@ public final class LakeCli implements Runnable {
                 loaded,
                 clock,
                 tier,
-                new CallObserver(AuditLog.stdout(), meters));
+                new CallObserver(AuditLog.stdout(), meters),
+                limits.flightExecutor());
       } catch (RuntimeException e) {
         metricsEndpoint.ifPresent(LakeCli::closeQuietly);
         tier.ifPresent(DurableTier::close);
@@ -218,6 +225,7 @@ public final class LakeCli implements Runnable {
               + ":"
               + server.port()
               + (tier.isPresent() ? " (durable tier: aws)" : ""));
+      out.println(server.limitsLine());
       out.flush();
       Optional<DurableTier> started = tier;
       Optional<AutoCloseable> endpoint = metricsEndpoint;

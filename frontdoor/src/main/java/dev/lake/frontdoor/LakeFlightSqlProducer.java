@@ -121,7 +121,11 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public void getStreamStatement(
       TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
-    statements.stream(principal(context), ticket.getStatementHandle().toByteArray(), listener);
+    statements.stream(
+        principal(context),
+        ticket.getStatementHandle().toByteArray(),
+        statements.deadline(context),
+        listener);
   }
 
   @Override
@@ -376,6 +380,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
           .get()
           .flightInfo(principal, sql, parameters, DurableHeaders.submissionId(context));
     }
+    statements.deadline(context); // a bad x-lake-timeout-ms fails before planning
     return statements.flightInfo(principal, sql, parameters, descriptor);
   }
 

@@ -33,16 +33,19 @@ public final class LakeServer implements AutoCloseable {
 
   private final FlightServer server;
   private final FrontDoorConfig config;
+  private final FlightExecutorConfig executorConfig;
   private final ResultStreamer streamer;
   private final ExecutorService executor;
 
   private LakeServer(
       FlightServer server,
       FrontDoorConfig config,
+      FlightExecutorConfig executorConfig,
       ResultStreamer streamer,
       ExecutorService executor) {
     this.server = server;
     this.config = config;
+    this.executorConfig = executorConfig;
     this.streamer = streamer;
     this.executor = executor;
   }
@@ -74,9 +77,22 @@ public final class LakeServer implements AutoCloseable {
       Clock clock,
       Optional<DurableTier> durable,
       CallObserver observer) {
+    return start(
+        config, components, principals, clock, durable, observer, FlightExecutorConfig.defaults());
+  }
+
+  /** As above, with every Flight call running on an executor bounded by {@code executorConfig}. */
+  static LakeServer start(
+      FrontDoorConfig config,
+      Components components,
+      Principals principals,
+      Clock clock,
+      Optional<DurableTier> durable,
+      CallObserver observer,
+      FlightExecutorConfig executorConfig) {
     requireNonNull(observer, "observer is null");
     requireNonNull(durable, "durable is null");
-    FlightExecutorConfig executorConfig = FlightExecutorConfig.defaults();
+    requireNonNull(executorConfig, "executorConfig is null");
     requireNonNull(config, "config is null");
     requireNonNull(components, "components is null");
     requireNonNull(principals, "principals is null");
@@ -134,6 +150,7 @@ public final class LakeServer implements AutoCloseable {
                 AuthMiddleware.KEY,
                 audit.auditingRejections(new AuthMiddleware.Factory(principals)))
             .middleware(DurableHeaders.KEY, new DurableHeaders.Factory())
+            .middleware(ClientDeadline.KEY, new ClientDeadline.Factory())
             // last, after every middleware that may refuse a call: see CallLimit
             .middleware(CallLimit.KEY, new CallLimit.Factory(CallLimit.limit(executorConfig)))
             .maxInboundMessageSize(config.maxInboundMessageBytes());
@@ -143,7 +160,7 @@ public final class LakeServer implements AutoCloseable {
             config.tlsCertificate().orElseThrow().toFile(),
             config.tlsPrivateKey().orElseThrow().toFile());
       }
-      return new LakeServer(builder.build().start(), config, streamer, executor);
+      return new LakeServer(builder.build().start(), config, executorConfig, streamer, executor);
     } catch (RuntimeException e) {
       streamer.close();
       executor.shutdownNow();
@@ -210,6 +227,35 @@ public final class LakeServer implements AutoCloseable {
 
   public String host() {
     return config.host();
+  }
+
+  /** The settings this server runs with. */
+  FrontDoorConfig config() {
+    return config;
+  }
+
+  /** The bounds of the executor running this server's Flight calls. */
+  FlightExecutorConfig flightExecutor() {
+    return executorConfig;
+  }
+
+  /**
+   * One line naming the load bounds in force: admission gates, Flight executor, idle-stream timeout
+   * (printed at start so an operator sees what the flags and variables amounted to).
+   */
+  String limitsLine() {
+    return "limits: "
+        + config.maxConcurrentQueries()
+        + " queries ("
+        + config.maxConcurrentQueriesPerTenant()
+        + " per tenant, wait "
+        + config.queueWait()
+        + "), "
+        + executorConfig.threads()
+        + " Flight threads (queue "
+        + executorConfig.queue()
+        + "), idle stream "
+        + config.idleStreamTimeout();
   }
 
   /** Result streams this server is producing now (for tests). */

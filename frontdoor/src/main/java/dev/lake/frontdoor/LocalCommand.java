@@ -48,9 +48,12 @@ final class LocalCommand implements Callable<Integer> {
 
   @CommandLine.Mixin EngineOptions engine;
 
+  @CommandLine.Mixin LimitOptions limits;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    limits.validate(); // before any data is generated
     LocalLake lake =
         LocalLake.start(
             new LocalLake.Options(
@@ -63,8 +66,10 @@ final class LocalCommand implements Callable<Integer> {
                 iceberg.config(),
                 durable ? LocalLake.localDurable() : Optional.empty(),
                 engine.snapshotCacheBytes()),
+            limits,
             out);
     out.println("JDBC URL: " + lake.jdbcUrl());
+    out.println(lake.server().limitsLine());
     out.println("Token:    " + lake.token());
     out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
     out.flush();

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import dev.lake.engine.EngineConfig;
+import dev.lake.engine.ResultReuseConfig;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.lance.demo.TpchDemo;
 import dev.lake.runtime.IcebergOptions;
@@ -162,6 +163,12 @@ final class LocalLake implements AutoCloseable {
   }
 
   static LocalLake start(Options options, PrintWriter out) {
+    return start(options, LimitOptions.defaults(), out);
+  }
+
+  /** As above, with the load bounds of {@code limits} (flags of {@code bin/lake local}). */
+  static LocalLake start(Options options, LimitOptions limits, PrintWriter out) {
+    requireNonNull(limits, "limits is null");
     Layout layout = new Layout(options.dataDir());
     try {
       Files.createDirectories(layout.tables());
@@ -208,9 +215,9 @@ final class LocalLake implements AutoCloseable {
                 });
         out.println("Registered " + tables.size() + " tables: " + tables);
       }
-      components = Wiring.components(runtime);
+      components = Wiring.components(runtime, ResultReuseConfig.defaults(), limits.admission());
       FrontDoorConfig config =
-          FrontDoorConfig.defaults().withListener(options.host(), options.port());
+          limits.applyTo(FrontDoorConfig.defaults().withListener(options.host(), options.port()));
       Components built = components;
       durable =
           options
@@ -218,7 +225,13 @@ final class LocalLake implements AutoCloseable {
               .map(d -> DurableTier.local(layout.dataDir(), built, d, options.clock()));
       LakeServer server =
           LakeServer.start(
-              config, components, Principals.load(layout.principals()), options.clock(), durable);
+              config,
+              components,
+              Principals.load(layout.principals()),
+              options.clock(),
+              durable,
+              CallObserver.quiet(),
+              limits.flightExecutor());
       return new LocalLake(
           runtime.allocator(), components, server, token, layout, registry, durable);
     } catch (RuntimeException e) {
@@ -234,6 +247,10 @@ final class LocalLake implements AutoCloseable {
 
   int port() {
     return server.port();
+  }
+
+  LakeServer server() {
+    return server;
   }
 
   String token() {

@@ -28,9 +28,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightProducer.CallContext;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
@@ -142,10 +144,15 @@ final class StatementHandler {
 
   /**
    * DoGet: opens the sealed statement (failing closed), re-checks grants and incarnations, and
-   * streams exactly the sealed snapshots from a producer thread (returning at once, so gRPC can
-   * deliver readiness and cancellation). Never resolves anything to "latest".
+   * streams exactly the sealed snapshots, within {@code deadline} (else the engine's default) from
+   * a producer thread (returning at once, so gRPC can deliver readiness and cancellation). Never
+   * resolves anything to "latest".
    */
-  void stream(Principal principal, byte[] sealed, ServerStreamListener listener) {
+  void stream(
+      Principal principal,
+      byte[] sealed,
+      Optional<Duration> deadline,
+      ServerStreamListener listener) {
     JsonNode payload = sealer.unseal(sealed, TicketKind.STATEMENT, principal);
     StatementTicket ticket = StatementTicket.fromJson(payload);
     // defense in depth: the sealed text passed admission when sealed; admit it again so this
@@ -159,7 +166,11 @@ final class StatementHandler {
     QueryExecution execution;
     try {
       catalogs.verifyAll(principal, ticket.snapshots());
-      execution = engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
+      execution =
+          deadline.isPresent()
+              ? engine.execute(
+                  query, ticket.parameters(), ticket.snapshots(), allocator, deadline.get())
+              : engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
     } catch (RuntimeException e) {
       permit.close();
       throw e;
@@ -170,6 +181,14 @@ final class StatementHandler {
         execution,
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
         List.of(permit));
+  }
+
+  /**
+   * The interactive deadline the current call asked for ({@link ClientDeadline}), checked against
+   * the engine's longest; empty for the engine's default.
+   */
+  Optional<Duration> deadline(CallContext context) {
+    return ClientDeadline.requested(context, engine.maxInteractiveTimeout());
   }
 
   /** Cancels this replica's running streams of a sealed statement the caller owns. */

@@ -8,6 +8,7 @@ import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableResolver;
+import dev.lake.engine.AdmissionConfig;
 import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
@@ -55,8 +56,14 @@ public final class Wiring {
 
   /** As {@link #components(LakeRuntime)} with the given result reuse bounds. */
   public static Components components(LakeRuntime runtime, ResultReuseConfig reuse) {
+    return components(runtime, reuse, AdmissionConfig.defaults());
+  }
+
+  /** As {@link #components(LakeRuntime)} with the given result reuse and SQL admission bounds. */
+  public static Components components(
+      LakeRuntime runtime, ResultReuseConfig reuse, AdmissionConfig admissionConfig) {
     requireNonNull(runtime, "runtime is null");
-    DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
+    DuckDbSqlAdmission admission = new DuckDbSqlAdmission(admissionConfig);
     return new Components(
         runtime.allocator(),
         admission,

@@ -78,8 +78,8 @@ class CallLimitTest {
     assertThat(FlightExecutorConfig.defaults()).isEqualTo(new FlightExecutorConfig(64, 256));
     assertThat(CallLimit.limit(FlightExecutorConfig.defaults())).isEqualTo(48);
     assertThatThrownBy(() -> new FlightExecutorConfig(2, 0))
-        .hasMessage("threads must be between 4 and 4096: 2");
+        .hasMessage("flightThreads must be between 4 and 4096: 2");
     assertThatThrownBy(() -> new FlightExecutorConfig(4, -1))
-        .hasMessage("queue must be between 0 and 65536: -1");
+        .hasMessage("flightQueue must be between 0 and 65536: -1");
   }
 }

@@ -87,6 +87,10 @@ class HostileExecutionTest {
   }
 
   static void awaitNoActiveStreams() {
+    awaitNoActiveStreams(lake);
+  }
+
+  static void awaitNoActiveStreams(TestLake lake) {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (lake.server.activeStreams() != 0) {
       assertThat(System.nanoTime()).as("streams released").isLessThan(deadline);

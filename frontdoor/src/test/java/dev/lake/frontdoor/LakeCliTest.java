@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,15 +31,25 @@ class LakeCliTest {
 
   @Test
   void local_printsReady_andAnswersJdbc_untilStopped() throws Exception {
-    // GIVEN `lake local` started in-process on a free port
+    // GIVEN `lake local` started in-process on a free port, with load bounds set by flags and
+    // by a LAKE_* variable
     StringWriter output = new StringWriter();
     PrintWriter out = new PrintWriter(output, true);
     Thread cli =
         new Thread(
             () ->
-                LakeCli.commandLine()
+                LakeCli.commandLine(Map.of("LAKE_MAX_CONCURRENT_QUERIES_PER_TENANT", "3"))
                     .setOut(out)
-                    .execute("local", "--port", "0", "--data-dir", dir.toString()));
+                    .execute(
+                        "local",
+                        "--port",
+                        "0",
+                        "--data-dir",
+                        dir.toString(),
+                        "--flight-threads",
+                        "8",
+                        "--max-concurrent-queries",
+                        "6"));
     cli.start();
     // WHEN it reports ready
     Poll.until(
@@ -50,6 +61,11 @@ class LakeCliTest {
         "lake local reports ready");
     String printed = output.toString();
     assertThat(printed).contains("ready");
+    // AND the running server took the bounds from the flags and the variable
+    assertThat(printed)
+        .contains(
+            "limits: 6 queries (3 per tenant, wait PT30S), 8 Flight threads (queue 256), idle"
+                + " stream PT1M");
     Matcher url = Pattern.compile("JDBC URL: (\\S+)").matcher(printed);
     assertThat(url.find()).isTrue();
     assertThat(url.group(1))
@@ -72,6 +88,25 @@ class LakeCliTest {
     cli.join(TimeUnit.SECONDS.toMillis(30));
     assertThat(cli.isAlive()).isFalse();
     assertThat(Files.readString(dir.resolve("principals.json"))).doesNotContain("lake_");
+  }
+
+  @Test
+  void local_refusesAnOutOfBoundsLimit_inOneLine_beforeGeneratingData() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = LakeCli.commandLine(Map.of("LAKE_FLIGHT_QUEUE", "-1"));
+    cli.setErr(new PrintWriter(err));
+    int code = cli.execute("local", "--port", "0", "--data-dir", dir.toString());
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().trim())
+        .isEqualTo("lake: flightQueue must be between 0 and 65536: -1");
+    assertThat(dir.resolve("tables")).doesNotExist();
+    StringWriter err2 = new StringWriter();
+    CommandLine cli2 = LakeCli.commandLine(Map.of());
+    cli2.setErr(new PrintWriter(err2));
+    assertThat(cli2.execute("local", "--data-dir", dir.toString(), "--max-list-items", "3"))
+        .isEqualTo(2);
+    assertThat(err2.toString().trim())
+        .isEqualTo("lake: maxListItems must be between 16 and 100000: 3");
   }
 
   @Test

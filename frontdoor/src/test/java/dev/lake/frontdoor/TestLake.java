@@ -318,6 +318,11 @@ final class TestLake implements AutoCloseable {
     }
 
     @Override
+    public Optional<Duration> maxInteractiveTimeout() {
+      return delegate.maxInteractiveTimeout();
+    }
+
+    @Override
     public void close() {
       delegate.close();
     }

@@ -2,6 +2,7 @@ package dev.lake.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -38,6 +39,15 @@ public interface QueryEngine extends AutoCloseable {
       BufferAllocator allocator,
       Duration timeout) {
     return execute(query, parameters, snapshots, allocator);
+  }
+
+  /**
+   * The longest interactive deadline a caller may ask for with {@link #execute(AdmittedQuery, List,
+   * SnapshotSet, BufferAllocator, Duration)}; empty when this engine enforces no deadline of its
+   * own (test fakes). The durable tier's deadline is not bounded by it.
+   */
+  default Optional<Duration> maxInteractiveTimeout() {
+    return Optional.empty();
   }
 
   @Override

@@ -160,6 +160,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
   }
 
   @Override
+  public Optional<Duration> maxInteractiveTimeout() {
+    return Optional.of(config.maxQueryTimeout());
+  }
+
+  @Override
   public QueryExecution execute(
       AdmittedQuery query,
       List<Object> parameters,

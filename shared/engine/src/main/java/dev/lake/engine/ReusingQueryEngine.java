@@ -64,6 +64,11 @@ public final class ReusingQueryEngine implements QueryEngine {
     return delegate.plan(query, snapshots);
   }
 
+  @Override
+  public java.util.Optional<java.time.Duration> maxInteractiveTimeout() {
+    return delegate.maxInteractiveTimeout();
+  }
+
   /**
    * An explicit deadline (the durable worker's) runs on the engine itself, never from a stored
    * result: the caller's deadline must reach the execution.
