@@ -1,5 +1,6 @@
 package dev.lake.frontdoor;
 
+import dev.lake.core.job.DurableConfig;
 import dev.lake.worker.WorkerConfig;
 import picocli.CommandLine.Option;
 
@@ -26,15 +27,27 @@ final class DurableOptions {
       description = "In-process workers polling the job queue (0: Lambda or bin/lake worker).")
   int workers;
 
+  @Option(
+      names = "--durable-max-queued-per-tenant",
+      defaultValue = "" + DurableConfig.DEFAULT_MAX_QUEUED_PER_TENANT,
+      description =
+          "Durable queries one tenant may have queued or running at once, across all replicas"
+              + " (1 - 100,000); beyond it a submission is RESOURCE_EXHAUSTED.")
+  int maxQueuedPerTenant;
+
   boolean aws() {
     return mode == Mode.aws;
   }
 
-  /** The tier's settings: results under {@code worker}'s prefix, {@code --durable-workers}. */
+  /**
+   * The tier's settings: results under {@code worker}'s prefix, {@code --durable-workers}, {@code
+   * --durable-max-queued-per-tenant}.
+   */
   DurableTierConfig config(WorkerConfig worker) {
     return DurableTierConfig.defaults()
         .withResultPrefix(worker.resultPrefix())
         .withWorker(worker)
-        .withWorkers(workers);
+        .withWorkers(workers)
+        .withMaxQueuedPerTenant(maxQueuedPerTenant);
   }
 }

@@ -77,6 +77,12 @@ public record DurableTierConfig(
     return new DurableTierConfig(pollWait, waitBudget, workers, sweepEvery, durable, value);
   }
 
+  /** The same settings with another bound on each tenant's queued or running jobs. */
+  public DurableTierConfig withMaxQueuedPerTenant(int value) {
+    return new DurableTierConfig(
+        pollWait, waitBudget, workers, sweepEvery, durable.withMaxQueuedPerTenant(value), worker);
+  }
+
   /** The same settings with another result prefix for both sides. */
   public DurableTierConfig withResultPrefix(String prefix) {
     return new DurableTierConfig(
@@ -84,7 +90,12 @@ public record DurableTierConfig(
         waitBudget,
         workers,
         sweepEvery,
-        new DurableConfig(prefix, durable.jobTtl(), durable.partTicketTtl(), durable.results()),
+        new DurableConfig(
+            prefix,
+            durable.jobTtl(),
+            durable.partTicketTtl(),
+            durable.results(),
+            durable.maxQueuedPerTenant()),
         new WorkerConfig(
             worker.lease(),
             worker.renewEvery(),

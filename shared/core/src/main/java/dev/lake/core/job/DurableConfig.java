@@ -15,12 +15,21 @@ import java.time.Duration;
  * @param partTicketTtl lifetime of one part ticket (default 15 min, 10 s - 24 h), capped at the
  *     result's expiry; polling again issues fresh tickets
  * @param results result bounds shared with the worker
+ * @param maxQueuedPerTenant durable jobs one tenant may have PENDING or RUNNING at once, counted
+ *     across every replica through the job store (default 100, 1 - 100,000); a submission beyond it
+ *     is RESOURCE_EXHAUSTED
  */
 public record DurableConfig(
-    String resultPrefix, Duration jobTtl, Duration partTicketTtl, ResultConfig results) {
+    String resultPrefix,
+    Duration jobTtl,
+    Duration partTicketTtl,
+    ResultConfig results,
+    int maxQueuedPerTenant) {
   public static final String DEFAULT_RESULT_PREFIX = "results";
   public static final Duration DEFAULT_JOB_TTL = Duration.ofHours(24);
   public static final Duration DEFAULT_PART_TICKET_TTL = Duration.ofMinutes(15);
+  public static final int DEFAULT_MAX_QUEUED_PER_TENANT = 100;
+  public static final int MAX_QUEUED_PER_TENANT = 100_000;
 
   public DurableConfig {
     requireNonNull(resultPrefix, "resultPrefix is null");
@@ -33,6 +42,18 @@ public record DurableConfig(
     }
     Bounds.check("jobTtl", jobTtl, Duration.ofMinutes(1), Duration.ofDays(30));
     Bounds.check("partTicketTtl", partTicketTtl, Duration.ofSeconds(10), Duration.ofHours(24));
+    Bounds.check("maxQueuedPerTenant", maxQueuedPerTenant, 1, MAX_QUEUED_PER_TENANT);
+  }
+
+  /** With the default queued bound. */
+  public DurableConfig(
+      String resultPrefix, Duration jobTtl, Duration partTicketTtl, ResultConfig results) {
+    this(resultPrefix, jobTtl, partTicketTtl, results, DEFAULT_MAX_QUEUED_PER_TENANT);
+  }
+
+  /** The same settings with another queued bound per tenant. */
+  public DurableConfig withMaxQueuedPerTenant(int value) {
+    return new DurableConfig(resultPrefix, jobTtl, partTicketTtl, results, value);
   }
 
   public static DurableConfig defaults() {

@@ -192,10 +192,7 @@ public final class DurableQueries {
       throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
     }
     // grants are re-checked at download too: a ticket issued before a revocation stops working
-    Job job = jobs.find(jobId).orElseThrow(DurableQueries::unknownJob);
-    if (!stillGranted(principal, job)) {
-      throw unknownJob();
-    }
+    checkGranted(principal, jobs.find(jobId).orElseThrow(DurableQueries::unknownJob));
     return reader.open(key, bytes, allocator);
   }
 
@@ -203,39 +200,63 @@ public final class DurableQueries {
   private record Started(Job job, boolean byThisCall) {}
 
   private Started create(Job fresh, Instant now) {
-    JobStore.CreateResult created = jobs.createIfAbsent(fresh);
-    Job job = created.job();
+    // the queued bound holds across replicas: the store counts and checks atomically
+    JobLimits limits = JobLimits.active(config.maxQueuedPerTenant());
+    JobStore.CreateResult created = jobs.createIfAbsent(fresh, limits);
+    if (created instanceof JobStore.CreateResult.Refused refused) {
+      throw tooManyQueued(refused.reached());
+    }
+    if (created instanceof JobStore.CreateResult.Created c) {
+      return new Started(c.job(), true);
+    }
+    Job job = ((JobStore.CreateResult.Existing) created).job();
     boolean rerun =
         (job.state() == JobState.CANCELLED || job.state() == JobState.FAILED)
             && job.fingerprint().equals(fresh.fingerprint());
-    if (created instanceof JobStore.CreateResult.Existing && (job.expired(now) || rerun)) {
-      // An expired record the store has not reaped yet, or a cancelled/failed run of the same
-      // statement that the client submits again: start over under the same id. (Otherwise a
-      // cancelled statement would answer "cancelled" to every rerun until it expires.) A worker
-      // still finishing the old attempt loses its next CAS and cleans up its own query id.
-      Job restarted =
-          new Job(
-              fresh.id(),
-              fresh.tenant(),
-              fresh.principal(),
-              JobState.PENDING,
-              job.version() + 1,
-              Optional.empty(),
-              0,
-              Optional.empty(),
-              fresh.fingerprint(),
-              fresh.envelope(),
-              0,
-              0,
-              Optional.empty(),
-              Optional.empty(),
-              now,
-              now,
-              fresh.expiresAt());
-      JobStore.CasResult result = jobs.compareAndSet(job.version(), restarted);
-      return new Started(result.current(), result.applied());
+    if (!job.expired(now) && !rerun) {
+      return new Started(job, false);
     }
-    return new Started(job, created instanceof JobStore.CreateResult.Created);
+    // An expired record the store has not reaped yet, or a cancelled/failed run of the same
+    // statement that the client submits again: start over under the same id. (Otherwise a
+    // cancelled statement would answer "cancelled" to every rerun until it expires.) A worker
+    // still finishing the old attempt loses its next CAS and cleans up its own query id.
+    Job restarted =
+        new Job(
+            fresh.id(),
+            fresh.tenant(),
+            fresh.principal(),
+            JobState.PENDING,
+            job.version() + 1,
+            Optional.empty(),
+            0,
+            Optional.empty(),
+            fresh.fingerprint(),
+            fresh.envelope(),
+            0,
+            0,
+            Optional.empty(),
+            Optional.empty(),
+            now,
+            now,
+            fresh.expiresAt());
+    JobStore.CasResult result = jobs.compareAndSet(job.version(), restarted, limits);
+    if (result instanceof JobStore.CasResult.Refused refused) {
+      throw tooManyQueued(refused.reached());
+    }
+    return new Started(result.current(), result.applied());
+  }
+
+  private static LakeException tooManyQueued(JobLimits.Reached reached) {
+    return new LakeException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "Tenant "
+            + reached.tenant()
+            + " already has "
+            + reached.held()
+            + " durable queries queued or running, its bound of "
+            + reached.max()
+            + " (--durable-max-queued-per-tenant, LAKE_DURABLE_MAX_QUEUED_PER_TENANT);"
+            + " wait for some to finish or cancel some, or ask the operator to raise the bound");
   }
 
   private Optional<Job> load(Principal principal, byte[] descriptor) {
@@ -254,20 +275,28 @@ public final class DurableQueries {
     if (id.isEmpty()) {
       throw new LakeException(ErrorCode.TICKET_INVALID, "Poll descriptor is malformed");
     }
-    return jobs.find(id)
-        .filter(j -> j.tenant().equals(principal.tenant()) && j.principal().equals(principal.id()))
-        .filter(j -> !j.expired(clock.instant()))
-        .filter(j -> stillGranted(principal, j));
+    Optional<Job> job =
+        jobs.find(id)
+            .filter(
+                j -> j.tenant().equals(principal.tenant()) && j.principal().equals(principal.id()))
+            .filter(j -> !j.expired(clock.instant()));
+    job.ifPresent(j -> checkGranted(principal, j));
+    return job;
   }
 
   /**
-   * Whether the caller's current grants still cover every table of the job. The worker checks the
-   * grants sealed at submission; polls and part downloads check the grants the caller holds now, so
-   * a revoked grant stops both (the job then answers like one that does not exist).
+   * Refuses a job whose tables the caller's current grants no longer all cover. The worker checks
+   * the grants sealed at submission; polls and part downloads check the grants the caller holds
+   * now, so a revoked grant stops both. The caller owns the job (its sealed descriptor or ticket
+   * says so), so PERMISSION_DENIED tells it nothing it did not know.
    */
-  private boolean stillGranted(Principal principal, Job job) {
-    return envelopes.open(job).snapshots().snapshots().keySet().stream()
-        .allMatch(principal::mayRead);
+  private void checkGranted(Principal principal, Job job) {
+    if (!envelopes.open(job).snapshots().snapshots().keySet().stream()
+        .allMatch(principal::mayRead)) {
+      throw new LakeException(
+          ErrorCode.PERMISSION_DENIED,
+          "Your grants no longer cover every table this query reads; its result is withheld");
+    }
   }
 
   private JobStatus status(Principal principal, Job job) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobCodec;
+import dev.lake.core.job.JobLimits;
 import dev.lake.core.job.JobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,33 +25,56 @@ import java.util.stream.Stream;
  * The embedded job store: one JSON file per job, replaced by atomic rename while holding both a JVM
  * monitor and an exclusive file lock, so several processes sharing the directory (a server and a
  * {@code lake worker}) see linearizable compare-and-set. Local writes are never ambiguous, so this
- * store only answers {@code Applied} or {@code Conflict}.
+ * store only answers {@code Applied}, {@code Conflict} or {@code Refused}.
+ *
+ * <p>The accounting of {@link JobLimits} lives in {@code .ledger.json}, read and rewritten under
+ * the same lock after each job write; it is derived data, rebuilt from the job records whenever a
+ * store is opened (so a process killed between the two writes leaves no leak behind).
  */
 public final class FileJobStore implements JobStore {
   private final Path dir;
   private final Path lockFile;
+  private final Path ledgerFile;
   private final Object monitor = new Object();
 
   public FileJobStore(Path dir) {
     this.dir = requireNonNull(dir, "dir is null").toAbsolutePath();
     this.lockFile = this.dir.resolve(".lock");
+    this.ledgerFile = this.dir.resolve(".ledger.json");
     try {
       Files.createDirectories(this.dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create job directory", e);
     }
+    locked(
+        () -> {
+          JobLedger ledger = new JobLedger();
+          for (String id : ids()) {
+            read(id).ifPresent(ledger::apply);
+          }
+          writeLedger(ledger);
+          return null;
+        });
   }
 
   @Override
-  public CreateResult createIfAbsent(Job job) {
+  public CreateResult createIfAbsent(Job job, JobLimits limits) {
     requireNonNull(job, "job is null");
+    requireNonNull(limits, "limits is null");
     return locked(
         () -> {
           Optional<Job> existing = read(job.id());
           if (existing.isPresent()) {
             return new CreateResult.Existing(existing.get());
           }
+          JobLedger ledger = readLedger();
+          Optional<JobLimits.Reached> over = ledger.check(job, limits);
+          if (over.isPresent()) {
+            return new CreateResult.Refused(over.get());
+          }
           write(job);
+          ledger.apply(job);
+          writeLedger(ledger);
           changed();
           return new CreateResult.Created(job);
         });
@@ -62,8 +86,9 @@ public final class FileJobStore implements JobStore {
   }
 
   @Override
-  public CasResult compareAndSet(long expectedVersion, Job next) {
+  public CasResult compareAndSet(long expectedVersion, Job next, JobLimits limits) {
     JobStore.checkCas(expectedVersion, next);
+    requireNonNull(limits, "limits is null");
     return locked(
         () -> {
           Job current =
@@ -72,7 +97,14 @@ public final class FileJobStore implements JobStore {
           if (current.version() != expectedVersion) {
             return new CasResult.Conflict(current);
           }
+          JobLedger ledger = readLedger();
+          Optional<JobLimits.Reached> over = ledger.check(next, limits);
+          if (over.isPresent()) {
+            return new CasResult.Refused(current, over.get());
+          }
           write(next);
+          ledger.apply(next);
+          writeLedger(ledger);
           changed();
           return new CasResult.Applied(next);
         });
@@ -109,13 +141,16 @@ public final class FileJobStore implements JobStore {
     return locked(
         () -> {
           int removed = 0;
+          JobLedger ledger = readLedger();
           for (String id : ids()) {
             Optional<Job> job = read(id);
             if (job.isPresent() && job.get().expired(now)) {
               Files.deleteIfExists(file(id));
+              ledger.remove(job.get());
               removed++;
             }
           }
+          writeLedger(ledger);
           return removed;
         });
   }
@@ -135,6 +170,24 @@ public final class FileJobStore implements JobStore {
     }
   }
 
+  @Override
+  public JobLimits.Usage usage(String tenant) {
+    requireNonNull(tenant, "tenant is null");
+    return locked(() -> readLedger().usage(tenant));
+  }
+
+  private JobLedger readLedger() throws IOException {
+    try {
+      return JobLedger.fromBytes(Files.readAllBytes(ledgerFile));
+    } catch (NoSuchFileException e) {
+      return new JobLedger();
+    }
+  }
+
+  private void writeLedger(JobLedger ledger) throws IOException {
+    replace(ledgerFile, ledger.toBytes());
+  }
+
   private Optional<Job> read(String id) {
     try {
       return Optional.of(JobCodec.fromBytes(Files.readAllBytes(file(id))));
@@ -146,11 +199,15 @@ public final class FileJobStore implements JobStore {
   }
 
   private void write(Job job) throws IOException {
-    Path tmp = Files.createTempFile(dir, ".job", ".tmp");
+    replace(file(job.id()), JobCodec.toBytes(job));
+  }
+
+  /** Replaces {@code target} by atomic rename: readers see the old or the new bytes. */
+  private void replace(Path target, byte[] bytes) throws IOException {
+    Path tmp = Files.createTempFile(dir, ".write", ".tmp");
     try {
-      Files.write(tmp, JobCodec.toBytes(job));
-      Files.move(
-          tmp, file(job.id()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.write(tmp, bytes);
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(tmp);
     }

@@ -30,6 +30,15 @@ class ConfigDefaultsTest {
     assertThat(c.resultPrefix()).isEqualTo("results");
     assertThat(c.jobTtl()).isEqualTo(Duration.ofHours(24));
     assertThat(c.partTicketTtl()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(c.maxQueuedPerTenant()).isEqualTo(100);
+  }
+
+  @Test
+  void durableConfig_rejectsAQueuedBoundOutOfRange_namingTheValue() {
+    assertThatThrownBy(() -> DurableConfig.defaults().withMaxQueuedPerTenant(0))
+        .hasMessage("maxQueuedPerTenant must be between 1 and 100000: 0");
+    assertThat(DurableConfig.defaults().withMaxQueuedPerTenant(100_000).maxQueuedPerTenant())
+        .isEqualTo(100_000);
   }
 
   @Test

@@ -109,17 +109,49 @@ class DurableQueriesTest {
     byte[] part = done.parts().get(0).ticket();
     // WHEN alice's grant on lake.sales is revoked (same tenant and id, other grants)
     Principal revoked = Principal.of("acme", "alice", Set.of("lake.other"));
-    // THEN polling and downloading answer like an unknown job
-    assertThatThrownBy(() -> durable.poll(revoked, submitted.descriptor()))
-        .isInstanceOf(LakeException.class)
-        .hasMessage("Unknown or expired job; submit the query again");
-    assertThatThrownBy(() -> durable.openPart(revoked, part, allocator))
-        .isInstanceOf(LakeException.class)
-        .hasMessage("Unknown or expired job; submit the query again");
+    // THEN polling and downloading are refused as PERMISSION_DENIED (it is her own job)
+    assertThat(catchLake(() -> durable.poll(revoked, submitted.descriptor())).code())
+        .isEqualTo(ErrorCode.PERMISSION_DENIED);
+    assertThat(catchLake(() -> durable.openPart(revoked, part, allocator)))
+        .hasMessage(
+            "Your grants no longer cover every table this query reads; its result is withheld")
+        .extracting(LakeException::code)
+        .isEqualTo(ErrorCode.PERMISSION_DENIED);
     // AND the unrevoked principal still downloads
     try (ArrowReader reader = durable.openPart(ALICE, part, allocator)) {
       assertThat(reader.loadNextBatch()).isTrue();
     }
+  }
+
+  @Test
+  void submit_beyondTheTenantsQueuedBound_isResourceExhausted_namingBoundCountAndFlag() {
+    // GIVEN a bound of two queued jobs per tenant, and alice's two pending jobs
+    durable =
+        new DurableQueries(
+            jobs,
+            queue,
+            objects,
+            new TicketSealer(LocalKeyRing.ephemeral(), TicketConfig.defaults(), clock),
+            envelopes,
+            DurableConfig.defaults().withMaxQueuedPerTenant(2),
+            clock);
+    JobStatus first = submit(ALICE, Optional.of("q-1"));
+    submit(ALICE, Optional.of("q-2"));
+    // WHEN bob of the same tenant submits a third, and alice resends her first
+    LakeException refused = catchLake(() -> submit(BOB, Optional.of("q-3")));
+    JobStatus resent = submit(ALICE, Optional.of("q-1"));
+    // THEN the third is RESOURCE_EXHAUSTED with the count, the bound and how to raise it
+    assertThat(refused.code()).isEqualTo(ErrorCode.RESOURCE_EXHAUSTED);
+    assertThat(refused.getMessage())
+        .isEqualTo(
+            "Tenant acme already has 2 durable queries queued or running, its bound of 2"
+                + " (--durable-max-queued-per-tenant, LAKE_DURABLE_MAX_QUEUED_PER_TENANT); wait"
+                + " for some to finish or cancel some, or ask the operator to raise the bound");
+    assertThat(jobs.ids()).hasSize(2);
+    // AND a resend of a counted job is answered; cancelling one frees a place
+    assertThat(resent.jobId()).isEqualTo(first.jobId());
+    durable.cancel(ALICE, first.descriptor());
+    assertThat(submit(BOB, Optional.of("q-3")).state()).isEqualTo(JobState.PENDING);
   }
 
   @Test
