@@ -1,9 +1,7 @@
 package dev.lake.bench;
 
-import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobState;
-import dev.lake.core.job.ResultConfig;
 import dev.lake.core.local.FileJobStore;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
@@ -18,7 +16,6 @@ import dev.lake.frontdoor.Principals;
 import dev.lake.frontdoor.Wiring;
 import dev.lake.lance.demo.TpchDemo;
 import dev.lake.runtime.CatalogPlugin;
-import dev.lake.worker.WorkerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -185,32 +182,7 @@ final class LocalLakeStack implements LakeStack {
    */
   static DurableTierConfig benchDurable(double scaleFactor) {
     DurableTierConfig local = DurableTierConfig.defaults().withResultPrefix("");
-    ResultConfig r = local.durable().results();
-    ResultConfig results =
-        new ResultConfig(
-            r.maxPartBytes(),
-            benchPartRows(scaleFactor),
-            r.maxMessageBytes(),
-            r.maxBatchRows(),
-            r.maxMetadataBytes(),
-            r.resultTtl());
-    DurableConfig d = local.durable();
-    WorkerConfig w = local.worker();
-    return new DurableTierConfig(
-        local.pollWait(),
-        local.waitBudget(),
-        local.workers(),
-        local.sweepEvery(),
-        new DurableConfig(d.resultPrefix(), d.jobTtl(), d.partTicketTtl(), results),
-        new WorkerConfig(
-            w.lease(),
-            w.renewEvery(),
-            w.maxExecution(),
-            w.lambdaMargin(),
-            w.maxAttempts(),
-            w.retryDelay(),
-            w.resultPrefix(),
-            results));
+    return local.withResults(local.durable().results().withMaxPartRows(benchPartRows(scaleFactor)));
   }
 
   private static void deleteTree(Path dir) {

@@ -1,8 +1,5 @@
 package dev.lake.frontdoor;
 
-import dev.lake.core.job.DurableConfig;
-import dev.lake.core.job.ResultConfig;
-import dev.lake.worker.WorkerConfig;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
@@ -33,47 +30,26 @@ public final class ClientTestLake implements AutoCloseable {
     MovableClock clock = new MovableClock();
     LocalLake lake =
         LocalLake.start(
-            new LocalLake.Options(
-                dataDir,
-                "127.0.0.1",
-                0,
-                Optional.empty(),
-                0.01,
-                clock,
-                Optional.empty(),
-                Optional.of(durable(partRows))),
+            LocalLake.options(dataDir)
+                .port(0)
+                .clock(clock)
+                .durable(Optional.of(durable(partRows)))
+                .build(),
             new PrintWriter(Writer.nullWriter()));
     return new ClientTestLake(lake, clock);
   }
 
   private static DurableTierConfig durable(long partRows) {
     DurableTierConfig local = DurableTierConfig.defaults().withResultPrefix("");
-    ResultConfig r = local.durable().results();
-    ResultConfig results =
-        new ResultConfig(
-            r.maxPartBytes(),
-            partRows,
-            r.maxMessageBytes(),
-            r.maxBatchRows(),
-            r.maxMetadataBytes(),
-            r.resultTtl());
-    DurableConfig d = local.durable();
-    WorkerConfig w = local.worker();
-    return new DurableTierConfig(
-        local.pollWait(),
-        local.waitBudget(),
-        local.workers(),
-        local.sweepEvery(),
-        new DurableConfig(d.resultPrefix(), d.jobTtl(), d.partTicketTtl(), results),
-        new WorkerConfig(
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(1),
-            w.maxExecution(),
-            w.lambdaMargin(),
-            w.maxAttempts(),
-            w.retryDelay(),
-            w.resultPrefix(),
-            results));
+    DurableTierConfig bounded =
+        local.withResults(local.durable().results().withMaxPartRows(partRows));
+    return bounded.withWorker(
+        bounded
+            .worker()
+            .with()
+            .lease(Duration.ofSeconds(5))
+            .renewEvery(Duration.ofSeconds(1))
+            .build());
   }
 
   public int port() {

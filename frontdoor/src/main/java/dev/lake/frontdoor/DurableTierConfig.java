@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
 import dev.lake.core.job.DurableConfig;
+import dev.lake.core.job.ResultConfig;
 import dev.lake.worker.WorkerConfig;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 
 /**
@@ -24,13 +26,15 @@ import java.time.Duration;
  * @param worker lease, deadline and retry settings of in-process workers; its result prefix and
  *     bounds must equal {@code durable}'s
  */
+@RecordBuilder
 public record DurableTierConfig(
-    Duration pollWait,
-    Duration waitBudget,
-    int workers,
-    Duration sweepEvery,
-    DurableConfig durable,
-    WorkerConfig worker) {
+    @RecordBuilder.Initializer("DEFAULT_POLL_WAIT") Duration pollWait,
+    @RecordBuilder.Initializer("DEFAULT_WAIT_BUDGET") Duration waitBudget,
+    @RecordBuilder.Initializer("DEFAULT_WORKERS") int workers,
+    @RecordBuilder.Initializer("DEFAULT_SWEEP_EVERY") Duration sweepEvery,
+    @RecordBuilder.Initializer("defaultDurable") DurableConfig durable,
+    @RecordBuilder.Initializer("defaultWorker") WorkerConfig worker)
+    implements DurableTierConfigBuilder.With {
   public static final Duration DEFAULT_POLL_WAIT = Duration.ofSeconds(1);
   public static final Duration MAX_POLL_WAIT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_WAIT_BUDGET = Duration.ofSeconds(30);
@@ -58,52 +62,32 @@ public record DurableTierConfig(
 
   /** Default waits, two in-process workers, results under {@code results/}. */
   public static DurableTierConfig defaults() {
-    return new DurableTierConfig(
-        DEFAULT_POLL_WAIT,
-        DEFAULT_WAIT_BUDGET,
-        DEFAULT_WORKERS,
-        DEFAULT_SWEEP_EVERY,
-        DurableConfig.defaults(),
-        WorkerConfig.defaults());
+    return DurableTierConfigBuilder.builder().build();
   }
 
-  /** The same settings with {@code count} in-process workers. */
-  public DurableTierConfig withWorkers(int count) {
-    return new DurableTierConfig(pollWait, waitBudget, count, sweepEvery, durable, worker);
+  public static DurableConfig defaultDurable() {
+    return DurableConfig.defaults();
   }
 
-  /** The same settings with another worker configuration (same result prefix and bounds). */
-  public DurableTierConfig withWorker(WorkerConfig value) {
-    return new DurableTierConfig(pollWait, waitBudget, workers, sweepEvery, durable, value);
+  public static WorkerConfig defaultWorker() {
+    return WorkerConfig.defaults();
+  }
+
+  /** The same settings with other result bounds for both sides. */
+  public DurableTierConfig withResults(ResultConfig results) {
+    return with().durable(durable.withResults(results)).worker(worker.withResults(results)).build();
   }
 
   /** The same settings with another bound on each tenant's queued or running jobs. */
   public DurableTierConfig withMaxQueuedPerTenant(int value) {
-    return new DurableTierConfig(
-        pollWait, waitBudget, workers, sweepEvery, durable.withMaxQueuedPerTenant(value), worker);
+    return withDurable(durable.withMaxQueuedPerTenant(value));
   }
 
   /** The same settings with another result prefix for both sides. */
   public DurableTierConfig withResultPrefix(String prefix) {
-    return new DurableTierConfig(
-        pollWait,
-        waitBudget,
-        workers,
-        sweepEvery,
-        new DurableConfig(
-            prefix,
-            durable.jobTtl(),
-            durable.partTicketTtl(),
-            durable.results(),
-            durable.maxQueuedPerTenant()),
-        new WorkerConfig(
-            worker.lease(),
-            worker.renewEvery(),
-            worker.maxExecution(),
-            worker.lambdaMargin(),
-            worker.maxAttempts(),
-            worker.retryDelay(),
-            prefix,
-            worker.results()));
+    return with()
+        .durable(durable.withResultPrefix(prefix))
+        .worker(worker.withResultPrefix(prefix))
+        .build();
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
 import dev.lake.core.ticket.TicketConfig;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -28,22 +29,27 @@ import java.util.Optional;
  * @param idleStreamTimeout longest a DoGet client may leave a ready batch unread before its stream
  *     ends with TIMED_OUT and its slot is released (default 60 s, 1 s - 1 h)
  */
+@RecordBuilder
+@RecordBuilder.Options(emptyDefaultForOptional = true)
 public record FrontDoorConfig(
-    String host,
-    int port,
+    @RecordBuilder.Initializer("DEFAULT_HOST") String host,
+    @RecordBuilder.Initializer("DEFAULT_PORT") int port,
     Optional<Path> tlsCertificate,
     Optional<Path> tlsPrivateKey,
     boolean trustedTlsProxy,
-    TicketConfig tickets,
-    Duration preparedTtl,
-    int maxConcurrentQueries,
-    int maxConcurrentQueriesPerTenant,
-    Duration queueWait,
-    int maxSqlBytes,
-    int maxInboundMessageBytes,
-    Duration idleStreamTimeout) {
+    @RecordBuilder.Initializer("DEFAULT_TICKETS") TicketConfig tickets,
+    @RecordBuilder.Initializer("DEFAULT_PREPARED_TTL") Duration preparedTtl,
+    @RecordBuilder.Initializer("DEFAULT_MAX_CONCURRENT_QUERIES") int maxConcurrentQueries,
+    @RecordBuilder.Initializer("DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT")
+        int maxConcurrentQueriesPerTenant,
+    @RecordBuilder.Initializer("DEFAULT_QUEUE_WAIT") Duration queueWait,
+    @RecordBuilder.Initializer("DEFAULT_MAX_SQL_BYTES") int maxSqlBytes,
+    @RecordBuilder.Initializer("DEFAULT_MAX_INBOUND_MESSAGE_BYTES") int maxInboundMessageBytes,
+    @RecordBuilder.Initializer("DEFAULT_IDLE_STREAM_TIMEOUT") Duration idleStreamTimeout)
+    implements FrontDoorConfigBuilder.With {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 31337;
+  public static final TicketConfig DEFAULT_TICKETS = TicketConfig.defaults();
   public static final Duration DEFAULT_PREPARED_TTL = Duration.ofHours(12);
   public static final Duration MIN_PREPARED_TTL = Duration.ofMinutes(1);
   public static final Duration MAX_PREPARED_TTL = Duration.ofDays(7);
@@ -94,105 +100,28 @@ public record FrontDoorConfig(
 
   /** Loopback on port 31337, plaintext, default limits and tickets. */
   public static FrontDoorConfig defaults() {
-    return new FrontDoorConfig(
-        DEFAULT_HOST,
-        DEFAULT_PORT,
-        Optional.empty(),
-        Optional.empty(),
-        false,
-        TicketConfig.defaults(),
-        DEFAULT_PREPARED_TTL,
-        DEFAULT_MAX_CONCURRENT_QUERIES,
-        DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT,
-        DEFAULT_QUEUE_WAIT,
-        DEFAULT_MAX_SQL_BYTES,
-        DEFAULT_MAX_INBOUND_MESSAGE_BYTES,
-        DEFAULT_IDLE_STREAM_TIMEOUT);
+    return builder().build();
+  }
+
+  /** A builder starting from every default; {@code with…} methods change one copy. */
+  public static FrontDoorConfigBuilder builder() {
+    return FrontDoorConfigBuilder.builder();
   }
 
   public FrontDoorConfig withListener(String newHost, int newPort) {
-    return new FrontDoorConfig(
-        newHost,
-        newPort,
-        tlsCertificate,
-        tlsPrivateKey,
-        trustedTlsProxy,
-        tickets,
-        preparedTtl,
-        maxConcurrentQueries,
-        maxConcurrentQueriesPerTenant,
-        queueWait,
-        maxSqlBytes,
-        maxInboundMessageBytes,
-        idleStreamTimeout);
+    return with().host(newHost).port(newPort).build();
   }
 
   public FrontDoorConfig withTls(Optional<Path> certificate, Optional<Path> privateKey) {
-    return new FrontDoorConfig(
-        host,
-        port,
-        certificate,
-        privateKey,
-        trustedTlsProxy,
-        tickets,
-        preparedTtl,
-        maxConcurrentQueries,
-        maxConcurrentQueriesPerTenant,
-        queueWait,
-        maxSqlBytes,
-        maxInboundMessageBytes,
-        idleStreamTimeout);
-  }
-
-  public FrontDoorConfig withTrustedTlsProxy(boolean trusted) {
-    return new FrontDoorConfig(
-        host,
-        port,
-        tlsCertificate,
-        tlsPrivateKey,
-        trusted,
-        tickets,
-        preparedTtl,
-        maxConcurrentQueries,
-        maxConcurrentQueriesPerTenant,
-        queueWait,
-        maxSqlBytes,
-        maxInboundMessageBytes,
-        idleStreamTimeout);
+    return with().tlsCertificate(certificate).tlsPrivateKey(privateKey).build();
   }
 
   public FrontDoorConfig withLimits(int maxQueries, int maxQueriesPerTenant, Duration wait) {
-    return new FrontDoorConfig(
-        host,
-        port,
-        tlsCertificate,
-        tlsPrivateKey,
-        trustedTlsProxy,
-        tickets,
-        preparedTtl,
-        maxQueries,
-        maxQueriesPerTenant,
-        wait,
-        maxSqlBytes,
-        maxInboundMessageBytes,
-        idleStreamTimeout);
-  }
-
-  public FrontDoorConfig withIdleStreamTimeout(Duration timeout) {
-    return new FrontDoorConfig(
-        host,
-        port,
-        tlsCertificate,
-        tlsPrivateKey,
-        trustedTlsProxy,
-        tickets,
-        preparedTtl,
-        maxConcurrentQueries,
-        maxConcurrentQueriesPerTenant,
-        queueWait,
-        maxSqlBytes,
-        maxInboundMessageBytes,
-        timeout);
+    return with()
+        .maxConcurrentQueries(maxQueries)
+        .maxConcurrentQueriesPerTenant(maxQueriesPerTenant)
+        .queueWait(wait)
+        .build();
   }
 
   public boolean tlsEnabled() {

@@ -4,7 +4,6 @@ import dev.lake.runtime.EngineOptions;
 import dev.lake.runtime.IcebergOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -56,16 +55,15 @@ final class LocalCommand implements Callable<Integer> {
     limits.validate(); // before any data is generated
     LocalLake lake =
         LocalLake.start(
-            new LocalLake.Options(
-                dataDir,
-                host,
-                port,
-                Optional.ofNullable(token),
-                scale,
-                Clock.systemUTC(),
-                iceberg.config(),
-                durable ? LocalLake.localDurable() : Optional.empty(),
-                engine.snapshotCacheBytes()),
+            LocalLake.options(dataDir)
+                .host(host)
+                .port(port)
+                .token(Optional.ofNullable(token))
+                .scale(scale)
+                .iceberg(iceberg.config())
+                .durable(durable ? LocalLake.localDurable() : Optional.empty())
+                .snapshotCacheBytes(engine.snapshotCacheBytes())
+                .build(),
             limits,
             out);
     out.println("JDBC URL: " + lake.jdbcUrl());

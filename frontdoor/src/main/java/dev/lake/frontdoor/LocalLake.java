@@ -13,6 +13,7 @@ import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
 import dev.lake.runtime.RegistrySource;
 import dev.lake.runtime.RuntimeConfig;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -72,17 +73,27 @@ final class LocalLake implements AutoCloseable {
     }
   }
 
-  /** Options of local mode; see {@code LakeCli local}. */
+  /**
+   * Options of local mode; see {@code lake local}. Built with {@link #options(Path)}: everything
+   * but the data directory has a default (loopback port 31337, the demo token, TPC-H SF 0.01, the
+   * durable tier on, no Iceberg, the snapshot cache off).
+   */
+  @RecordBuilder
+  @RecordBuilder.Options(emptyDefaultForOptional = true)
   record Options(
       Path dataDir,
-      String host,
-      int port,
+      @RecordBuilder.Initializer("DEFAULT_HOST") String host,
+      @RecordBuilder.Initializer("DEFAULT_PORT") int port,
       Optional<String> token,
-      double scale,
-      Clock clock,
+      @RecordBuilder.Initializer("DEFAULT_SCALE") double scale,
+      @RecordBuilder.Initializer("systemClock") Clock clock,
       Optional<IcebergConfig> iceberg,
-      Optional<DurableTierConfig> durable,
+      @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
       long snapshotCacheBytes) {
+    public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
+    public static final int DEFAULT_PORT = FrontDoorConfig.DEFAULT_PORT;
+    public static final double DEFAULT_SCALE = 0.01;
+
     Options {
       requireNonNull(iceberg, "iceberg is null");
       requireNonNull(durable, "durable is null");
@@ -95,41 +106,23 @@ final class LocalLake implements AutoCloseable {
       }
     }
 
-    /** Local mode with the engine's snapshot cache off (its default). */
-    Options(
-        Path dataDir,
-        String host,
-        int port,
-        Optional<String> token,
-        double scale,
-        Clock clock,
-        Optional<IcebergConfig> iceberg,
-        Optional<DurableTierConfig> durable) {
-      this(dataDir, host, port, token, scale, clock, iceberg, durable, 0);
+    public static Clock systemClock() {
+      return Clock.systemUTC();
+    }
+
+    public static Optional<DurableTierConfig> localDurable() {
+      return LocalLake.localDurable();
     }
 
     /** The engine settings of local mode: defaults, plus the snapshot cache if enabled. */
     EngineConfig engineConfig(Path spill) {
       return EngineConfig.defaults(spill).withSnapshotCacheBytes(snapshotCacheBytes);
     }
+  }
 
-    /** Local mode with the demo data only (no Iceberg federation). */
-    Options(
-        Path dataDir, String host, int port, Optional<String> token, double scale, Clock clock) {
-      this(dataDir, host, port, token, scale, clock, Optional.empty(), localDurable());
-    }
-
-    /** Local mode with the durable tier on (its default). */
-    Options(
-        Path dataDir,
-        String host,
-        int port,
-        Optional<String> token,
-        double scale,
-        Clock clock,
-        Optional<IcebergConfig> iceberg) {
-      this(dataDir, host, port, token, scale, clock, iceberg, localDurable());
-    }
+  /** A builder of local mode's options under {@code dataDir}, every other option at its default. */
+  static LocalLakeOptionsBuilder options(Path dataDir) {
+    return LocalLakeOptionsBuilder.builder().dataDir(dataDir);
   }
 
   /** Local mode's durable tier: results directly under {@code <data>/results/<tenant>/…}. */

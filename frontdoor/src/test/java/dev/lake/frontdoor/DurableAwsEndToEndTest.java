@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Any;
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
-import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.ResultConfig;
 import dev.lake.engine.EngineConfig;
 import dev.lake.lance.demo.TpchDemo;
@@ -14,7 +13,7 @@ import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
 import dev.lake.runtime.RegistrySource;
 import dev.lake.runtime.RuntimeConfig;
-import dev.lake.worker.WorkerConfig;
+import dev.lake.worker.WorkerConfigBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,24 +46,22 @@ class DurableAwsEndToEndTest {
     // GIVEN fresh AWS resources, TPC-H data and a front door wired as `serve --durable aws`
     AwsTestKit.Resources aws = AwsTestKit.create();
     Clock clock = Clock.systemUTC();
-    ResultConfig results =
-        new ResultConfig(64L << 20, 10_000, 64L << 20, 100_000, 1 << 20, Duration.ofHours(24));
     DurableTierConfig config =
-        new DurableTierConfig(
-            Duration.ofMillis(500),
-            Duration.ofSeconds(30),
-            1,
-            Duration.ofMinutes(10),
-            new DurableConfig("results", Duration.ofHours(24), Duration.ofMinutes(15), results),
-            new WorkerConfig(
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(5),
-                Duration.ofMinutes(2),
-                Duration.ofSeconds(1),
-                3,
-                Duration.ofSeconds(1),
-                "results",
-                results));
+        DurableTierConfigBuilder.builder()
+            .pollWait(Duration.ofMillis(500))
+            .waitBudget(Duration.ofSeconds(30))
+            .workers(1)
+            .worker(
+                WorkerConfigBuilder.builder()
+                    .lease(Duration.ofSeconds(30))
+                    .renewEvery(Duration.ofSeconds(5))
+                    .maxExecution(Duration.ofMinutes(2))
+                    .lambdaMargin(Duration.ofSeconds(1))
+                    .retryDelay(Duration.ofSeconds(1))
+                    .build())
+            .build()
+            .withResultPrefix("results")
+            .withResults(ResultConfig.defaults().withMaxPartRows(10_000).withMaxBatchRows(100_000));
     // the composition root as `serve --durable aws` uses it; the components close the runtime
     LakeRuntime runtime =
         LakeRuntime.start(

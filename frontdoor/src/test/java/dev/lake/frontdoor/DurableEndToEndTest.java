@@ -7,13 +7,12 @@ import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
-import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.ResultConfig;
 import dev.lake.core.job.ResultManifest;
 import dev.lake.core.local.FileJobStore;
 import dev.lake.core.testing.Poll;
-import dev.lake.worker.WorkerConfig;
+import dev.lake.worker.WorkerConfigBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -76,24 +75,22 @@ class DurableEndToEndTest {
 
   @BeforeAll
   static void start() {
-    ResultConfig results =
-        new ResultConfig(64L << 20, 10_000, 64L << 20, 100_000, 1 << 20, Duration.ofHours(24));
     DurableTierConfig config =
-        new DurableTierConfig(
-            Duration.ofMillis(500),
-            Duration.ofSeconds(4),
-            2,
-            Duration.ofMinutes(10),
-            new DurableConfig("", Duration.ofHours(24), Duration.ofMinutes(15), results),
-            new WorkerConfig(
-                Duration.ofSeconds(4),
-                Duration.ofMillis(300),
-                Duration.ofMinutes(2),
-                Duration.ofSeconds(1),
-                3,
-                Duration.ofMillis(200),
-                "",
-                results));
+        DurableTierConfigBuilder.builder()
+            .pollWait(Duration.ofMillis(500))
+            .waitBudget(Duration.ofSeconds(4))
+            .workers(2)
+            .worker(
+                WorkerConfigBuilder.builder()
+                    .lease(Duration.ofSeconds(4))
+                    .renewEvery(Duration.ofMillis(300))
+                    .maxExecution(Duration.ofMinutes(2))
+                    .lambdaMargin(Duration.ofSeconds(1))
+                    .retryDelay(Duration.ofMillis(200))
+                    .build())
+            .build()
+            .withResultPrefix("")
+            .withResults(ResultConfig.defaults().withMaxPartRows(10_000).withMaxBatchRows(100_000));
     lake = TestLake.startDurable(dir, config);
     client = client(lake.port());
   }

@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,14 +73,11 @@ class IcebergEndToEndTest {
     IcebergConfig config = IcebergConfig.fromFlags(catalog.uri().toString(), null, "demo");
     lake =
         LocalLake.start(
-            new LocalLake.Options(
-                dir.resolve("lake"),
-                "127.0.0.1",
-                0,
-                Optional.of("iceberg-token"),
-                0.01,
-                Clock.systemUTC(),
-                Optional.of(config)),
+            LocalLake.options(dir.resolve("lake"))
+                .port(0)
+                .token(Optional.of("iceberg-token"))
+                .iceberg(Optional.of(config))
+                .build(),
             new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();
     client =

@@ -3,6 +3,7 @@ package dev.lake.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -26,6 +27,7 @@ import java.time.Duration;
  * @param durableQueryTimeout absolute deadline of a durable-tier execution, which the durable
  *     worker passes to {@link DuckDbQueryEngine#execute} (default 6 h, 1 s .. 7 d)
  */
+@RecordBuilder
 public record EngineConfig(
     long memoryLimitBytes,
     int threads,
@@ -34,9 +36,10 @@ public record EngineConfig(
     int batchSize,
     int scanParallelism,
     long snapshotCacheBytes,
-    Duration queryTimeout,
-    Duration maxQueryTimeout,
-    Duration durableQueryTimeout) {
+    @RecordBuilder.Initializer("DEFAULT_QUERY_TIMEOUT") Duration queryTimeout,
+    @RecordBuilder.Initializer("DEFAULT_MAX_QUERY_TIMEOUT") Duration maxQueryTimeout,
+    @RecordBuilder.Initializer("DEFAULT_DURABLE_QUERY_TIMEOUT") Duration durableQueryTimeout)
+    implements EngineConfigBuilder.With {
   public static final long MIN_MEMORY = 64L << 20;
   public static final long MAX_MEMORY = 1L << 40;
   public static final int MAX_THREADS = 256;
@@ -98,34 +101,13 @@ public record EngineConfig(
     this(memoryLimitBytes, threads, tempDirectory, maxTempBytes, batchSize, scanParallelism, 0);
   }
 
-  /** This configuration with {@code snapshotCacheBytes} replaced. */
-  public EngineConfig withSnapshotCacheBytes(long snapshotCacheBytes) {
-    return new EngineConfig(
-        memoryLimitBytes,
-        threads,
-        tempDirectory,
-        maxTempBytes,
-        batchSize,
-        scanParallelism,
-        snapshotCacheBytes,
-        queryTimeout,
-        maxQueryTimeout,
-        durableQueryTimeout);
-  }
-
   /** This configuration with the three deadlines replaced. */
   public EngineConfig withTimeouts(Duration query, Duration maxQuery, Duration durableQuery) {
-    return new EngineConfig(
-        memoryLimitBytes,
-        threads,
-        tempDirectory,
-        maxTempBytes,
-        batchSize,
-        scanParallelism,
-        snapshotCacheBytes,
-        query,
-        maxQuery,
-        durableQuery);
+    return with()
+        .queryTimeout(query)
+        .maxQueryTimeout(maxQuery)
+        .durableQueryTimeout(durableQuery)
+        .build();
   }
 
   /**
@@ -135,6 +117,13 @@ public record EngineConfig(
    */
   public static EngineConfig defaults(Path tempDirectory) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
-    return new EngineConfig(1L << 30, threads, tempDirectory, 4L << 30, 65_536, threads, 0);
+    return EngineConfigBuilder.builder()
+        .memoryLimitBytes(1L << 30)
+        .threads(threads)
+        .tempDirectory(tempDirectory)
+        .maxTempBytes(4L << 30)
+        .batchSize(65_536)
+        .scanParallelism(threads)
+        .build();
   }
 }

@@ -6,6 +6,7 @@ import dev.lake.core.Bounds;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,25 +38,29 @@ import java.util.TreeMap;
  * @param properties extra catalog/FileIO properties passed to the Iceberg client as is, e.g. {@code
  *     s3.endpoint}, {@code s3.path-style-access}, {@code s3.access-key-id}, {@code client.region}
  */
+@RecordBuilder
+@RecordBuilder.Options(emptyDefaultForOptional = true)
 public record IcebergConfig(
     URI uri,
     Optional<String> warehouse,
     Optional<String> prefix,
     Optional<OAuth2> oauth2,
     Allowlist allowlist,
-    Duration connectTimeout,
-    Duration readTimeout,
-    int maxRetries,
-    int cacheMaxKeys,
-    Duration cacheFresh,
-    Duration cacheStale,
-    Map<String, String> properties) {
+    @RecordBuilder.Initializer("DEFAULT_CONNECT_TIMEOUT") Duration connectTimeout,
+    @RecordBuilder.Initializer("DEFAULT_READ_TIMEOUT") Duration readTimeout,
+    @RecordBuilder.Initializer("DEFAULT_MAX_RETRIES") int maxRetries,
+    @RecordBuilder.Initializer("DEFAULT_CACHE_MAX_KEYS") int cacheMaxKeys,
+    @RecordBuilder.Initializer("DEFAULT_CACHE_FRESH") Duration cacheFresh,
+    @RecordBuilder.Initializer("DEFAULT_CACHE_STALE") Duration cacheStale,
+    @RecordBuilder.Initializer("NO_PROPERTIES") Map<String, String> properties)
+    implements IcebergConfigBuilder.With {
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_MAX_RETRIES = 3;
   public static final int DEFAULT_CACHE_MAX_KEYS = 10_000;
   public static final Duration DEFAULT_CACHE_FRESH = Duration.ofSeconds(5);
   public static final Duration DEFAULT_CACHE_STALE = Duration.ofSeconds(60);
+  public static final Map<String, String> NO_PROPERTIES = Map.of();
 
   static final Duration MIN_DURATION = Duration.ofMillis(1);
   static final Duration MAX_TIMEOUT = Duration.ofMinutes(5);
@@ -102,19 +107,7 @@ public record IcebergConfig(
 
   /** A config with every default: {@code uri} and the allowlist are all a deployment must name. */
   public static IcebergConfig of(URI uri, Allowlist allowlist) {
-    return new IcebergConfig(
-        uri,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        allowlist,
-        DEFAULT_CONNECT_TIMEOUT,
-        DEFAULT_READ_TIMEOUT,
-        DEFAULT_MAX_RETRIES,
-        DEFAULT_CACHE_MAX_KEYS,
-        DEFAULT_CACHE_FRESH,
-        DEFAULT_CACHE_STALE,
-        Map.of());
+    return IcebergConfigBuilder.builder().uri(uri).allowlist(allowlist).build();
   }
 
   /**
@@ -139,84 +132,21 @@ public record IcebergConfig(
     }
   }
 
+  /** This config with {@code value} as warehouse; null or blank means none. */
   public IcebergConfig withWarehouse(String value) {
-    return new IcebergConfig(
-        uri,
-        Optional.ofNullable(value).filter(v -> !v.isBlank()),
-        prefix,
-        oauth2,
-        allowlist,
-        connectTimeout,
-        readTimeout,
-        maxRetries,
-        cacheMaxKeys,
-        cacheFresh,
-        cacheStale,
-        properties);
+    return withWarehouse(Optional.ofNullable(value).filter(v -> !v.isBlank()));
   }
 
   public IcebergConfig withOAuth2(OAuth2 value) {
-    return new IcebergConfig(
-        uri,
-        warehouse,
-        prefix,
-        Optional.of(value),
-        allowlist,
-        connectTimeout,
-        readTimeout,
-        maxRetries,
-        cacheMaxKeys,
-        cacheFresh,
-        cacheStale,
-        properties);
-  }
-
-  public IcebergConfig withProperties(Map<String, String> value) {
-    return new IcebergConfig(
-        uri,
-        warehouse,
-        prefix,
-        oauth2,
-        allowlist,
-        connectTimeout,
-        readTimeout,
-        maxRetries,
-        cacheMaxKeys,
-        cacheFresh,
-        cacheStale,
-        value);
+    return withOauth2(Optional.of(value));
   }
 
   public IcebergConfig withTimeouts(Duration connect, Duration read, int retries) {
-    return new IcebergConfig(
-        uri,
-        warehouse,
-        prefix,
-        oauth2,
-        allowlist,
-        connect,
-        read,
-        retries,
-        cacheMaxKeys,
-        cacheFresh,
-        cacheStale,
-        properties);
+    return with().connectTimeout(connect).readTimeout(read).maxRetries(retries).build();
   }
 
   public IcebergConfig withCache(int maxKeys, Duration fresh, Duration stale) {
-    return new IcebergConfig(
-        uri,
-        warehouse,
-        prefix,
-        oauth2,
-        allowlist,
-        connectTimeout,
-        readTimeout,
-        maxRetries,
-        maxKeys,
-        fresh,
-        stale,
-        properties);
+    return with().cacheMaxKeys(maxKeys).cacheFresh(fresh).cacheStale(stale).build();
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.lake.runtime;
 
-import dev.lake.core.job.ResultConfig;
 import dev.lake.worker.WorkerConfig;
+import dev.lake.worker.WorkerConfigBuilder;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -51,15 +51,15 @@ public final class WorkerOptions {
 
   /** The validated worker settings, writing results under {@code resultPrefix}. */
   public WorkerConfig config(String resultPrefix) {
-    return new WorkerConfig(
-        Duration.ofSeconds(leaseSeconds),
-        Duration.ofSeconds(renewSeconds),
-        Duration.ofSeconds(maxExecutionSeconds),
-        Duration.ofSeconds(lambdaMarginSeconds),
-        maxAttempts,
-        Duration.ofSeconds(retryDelaySeconds),
-        resultPrefix,
-        ResultConfig.defaults());
+    return WorkerConfigBuilder.builder()
+        .lease(Duration.ofSeconds(leaseSeconds))
+        .renewEvery(Duration.ofSeconds(renewSeconds))
+        .maxExecution(Duration.ofSeconds(maxExecutionSeconds))
+        .lambdaMargin(Duration.ofSeconds(lambdaMarginSeconds))
+        .maxAttempts(maxAttempts)
+        .retryDelay(Duration.ofSeconds(retryDelaySeconds))
+        .resultPrefix(resultPrefix)
+        .build();
   }
 
   public int threads() {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.lake.core.Bounds;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.ResultConfig;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 
 /**
@@ -22,15 +23,26 @@ import java.time.Duration;
  * @param resultPrefix object-key prefix of results; must equal the front door's
  * @param results part and message bounds; must equal the front door's
  */
+@RecordBuilder
 public record WorkerConfig(
-    Duration lease,
-    Duration renewEvery,
-    Duration maxExecution,
-    Duration lambdaMargin,
-    int maxAttempts,
-    Duration retryDelay,
-    String resultPrefix,
-    ResultConfig results) {
+    @RecordBuilder.Initializer("DEFAULT_LEASE") Duration lease,
+    @RecordBuilder.Initializer("DEFAULT_RENEW_EVERY") Duration renewEvery,
+    @RecordBuilder.Initializer("DEFAULT_MAX_EXECUTION") Duration maxExecution,
+    @RecordBuilder.Initializer("DEFAULT_LAMBDA_MARGIN") Duration lambdaMargin,
+    @RecordBuilder.Initializer("DEFAULT_MAX_ATTEMPTS") int maxAttempts,
+    @RecordBuilder.Initializer("DEFAULT_RETRY_DELAY") Duration retryDelay,
+    @RecordBuilder.Initializer("DEFAULT_RESULT_PREFIX") String resultPrefix,
+    @RecordBuilder.Initializer("DEFAULT_RESULTS") ResultConfig results)
+    implements WorkerConfigBuilder.With {
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_RENEW_EVERY = Duration.ofSeconds(15);
+  public static final Duration DEFAULT_MAX_EXECUTION = Duration.ofMinutes(14);
+  public static final Duration DEFAULT_LAMBDA_MARGIN = Duration.ofSeconds(20);
+  public static final int DEFAULT_MAX_ATTEMPTS = 3;
+  public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
+  public static final String DEFAULT_RESULT_PREFIX = DurableConfig.DEFAULT_RESULT_PREFIX;
+  public static final ResultConfig DEFAULT_RESULTS = ResultConfig.defaults();
+
   public WorkerConfig {
     requireNonNull(lease, "lease is null");
     requireNonNull(renewEvery, "renewEvery is null");
@@ -48,14 +60,6 @@ public record WorkerConfig(
   }
 
   public static WorkerConfig defaults() {
-    return new WorkerConfig(
-        Duration.ofSeconds(60),
-        Duration.ofSeconds(15),
-        Duration.ofMinutes(14),
-        Duration.ofSeconds(20),
-        3,
-        Duration.ofSeconds(5),
-        DurableConfig.DEFAULT_RESULT_PREFIX,
-        ResultConfig.defaults());
+    return WorkerConfigBuilder.builder().build();
   }
 }

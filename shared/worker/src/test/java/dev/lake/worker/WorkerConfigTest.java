@@ -3,7 +3,6 @@ package dev.lake.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lake.core.job.ResultConfig;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -24,15 +23,10 @@ class WorkerConfigTest {
   void renewal_mustBeAtMostHalfTheLease() {
     assertThatThrownBy(
             () ->
-                new WorkerConfig(
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(6),
-                    Duration.ofMinutes(1),
-                    Duration.ofSeconds(5),
-                    1,
-                    Duration.ZERO,
-                    "results",
-                    ResultConfig.defaults()))
+                WorkerConfigBuilder.builder()
+                    .lease(Duration.ofSeconds(10))
+                    .renewEvery(Duration.ofSeconds(6))
+                    .build())
         .hasMessage("renewEvery must be between PT0.1S and PT5S: PT6S");
   }
 }

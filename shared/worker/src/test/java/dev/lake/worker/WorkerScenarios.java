@@ -73,15 +73,15 @@ abstract class WorkerScenarios {
   }
 
   static WorkerConfig config(int maxAttempts, Duration maxExecution) {
-    return new WorkerConfig(
-        Duration.ofSeconds(2),
-        Duration.ofMillis(200),
-        maxExecution,
-        Duration.ofSeconds(1),
-        maxAttempts,
-        Duration.ZERO,
-        "results",
-        new ResultConfig(1 << 30, 1_000, 1 << 20, 1_000, 1 << 20, Duration.ofHours(1)));
+    return WorkerConfigBuilder.builder()
+        .lease(Duration.ofSeconds(2))
+        .renewEvery(Duration.ofMillis(200))
+        .maxExecution(maxExecution)
+        .lambdaMargin(Duration.ofSeconds(1))
+        .maxAttempts(maxAttempts)
+        .retryDelay(Duration.ZERO)
+        .results(new ResultConfig(1 << 30, 1_000, 1 << 20, 1_000, 1 << 20, Duration.ofHours(1)))
+        .build();
   }
 
   void setUp() {

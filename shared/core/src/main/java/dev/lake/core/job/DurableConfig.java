@@ -3,6 +3,7 @@ package dev.lake.core.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 
 /**
@@ -19,15 +20,18 @@ import java.time.Duration;
  *     across every replica through the job store (default 100, 1 - 100,000); a submission beyond it
  *     is RESOURCE_EXHAUSTED
  */
+@RecordBuilder
 public record DurableConfig(
-    String resultPrefix,
-    Duration jobTtl,
-    Duration partTicketTtl,
-    ResultConfig results,
-    int maxQueuedPerTenant) {
+    @RecordBuilder.Initializer("DEFAULT_RESULT_PREFIX") String resultPrefix,
+    @RecordBuilder.Initializer("DEFAULT_JOB_TTL") Duration jobTtl,
+    @RecordBuilder.Initializer("DEFAULT_PART_TICKET_TTL") Duration partTicketTtl,
+    @RecordBuilder.Initializer("DEFAULT_RESULTS") ResultConfig results,
+    @RecordBuilder.Initializer("DEFAULT_MAX_QUEUED_PER_TENANT") int maxQueuedPerTenant)
+    implements DurableConfigBuilder.With {
   public static final String DEFAULT_RESULT_PREFIX = "results";
   public static final Duration DEFAULT_JOB_TTL = Duration.ofHours(24);
   public static final Duration DEFAULT_PART_TICKET_TTL = Duration.ofMinutes(15);
+  public static final ResultConfig DEFAULT_RESULTS = ResultConfig.defaults();
   public static final int DEFAULT_MAX_QUEUED_PER_TENANT = 100;
   public static final int MAX_QUEUED_PER_TENANT = 100_000;
 
@@ -51,13 +55,7 @@ public record DurableConfig(
     this(resultPrefix, jobTtl, partTicketTtl, results, DEFAULT_MAX_QUEUED_PER_TENANT);
   }
 
-  /** The same settings with another queued bound per tenant. */
-  public DurableConfig withMaxQueuedPerTenant(int value) {
-    return new DurableConfig(resultPrefix, jobTtl, partTicketTtl, results, value);
-  }
-
   public static DurableConfig defaults() {
-    return new DurableConfig(
-        DEFAULT_RESULT_PREFIX, DEFAULT_JOB_TTL, DEFAULT_PART_TICKET_TTL, ResultConfig.defaults());
+    return DurableConfigBuilder.builder().build();
   }
 }

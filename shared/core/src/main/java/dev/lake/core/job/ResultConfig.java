@@ -1,6 +1,7 @@
 package dev.lake.core.job;
 
 import dev.lake.core.Bounds;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 
 /**
@@ -15,13 +16,15 @@ import java.time.Duration;
  * @param maxMetadataBytes the largest IPC message header accepted (default 1 MiB, 1 KiB - 16 MiB)
  * @param resultTtl how long a published result stays downloadable (default 24 h, 1 min - 30 d)
  */
+@RecordBuilder
 public record ResultConfig(
-    long maxPartBytes,
-    long maxPartRows,
-    long maxMessageBytes,
-    int maxBatchRows,
-    int maxMetadataBytes,
-    Duration resultTtl) {
+    @RecordBuilder.Initializer("DEFAULT_MAX_PART_BYTES") long maxPartBytes,
+    @RecordBuilder.Initializer("DEFAULT_MAX_PART_ROWS") long maxPartRows,
+    @RecordBuilder.Initializer("DEFAULT_MAX_MESSAGE_BYTES") long maxMessageBytes,
+    @RecordBuilder.Initializer("DEFAULT_MAX_BATCH_ROWS") int maxBatchRows,
+    @RecordBuilder.Initializer("DEFAULT_MAX_METADATA_BYTES") int maxMetadataBytes,
+    @RecordBuilder.Initializer("DEFAULT_RESULT_TTL") Duration resultTtl)
+    implements ResultConfigBuilder.With {
   public static final long DEFAULT_MAX_PART_BYTES = 64L << 20;
   public static final long DEFAULT_MAX_PART_ROWS = 4_000_000;
   public static final long DEFAULT_MAX_MESSAGE_BYTES = 64L << 20;
@@ -40,12 +43,6 @@ public record ResultConfig(
   }
 
   public static ResultConfig defaults() {
-    return new ResultConfig(
-        DEFAULT_MAX_PART_BYTES,
-        DEFAULT_MAX_PART_ROWS,
-        DEFAULT_MAX_MESSAGE_BYTES,
-        DEFAULT_MAX_BATCH_ROWS,
-        DEFAULT_MAX_METADATA_BYTES,
-        DEFAULT_RESULT_TTL);
+    return ResultConfigBuilder.builder().build();
   }
 }
