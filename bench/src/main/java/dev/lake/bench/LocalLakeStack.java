@@ -198,7 +198,8 @@ final class LocalLakeStack implements LakeStack {
     }
   }
 
-  private static String newToken() {
+  /** A random bearer token for a bench principal. */
+  static String newToken() {
     byte[] bytes = new byte[24];
     new SecureRandom().nextBytes(bytes);
     return "bench_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
