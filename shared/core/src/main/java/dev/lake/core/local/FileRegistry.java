@@ -2,6 +2,7 @@ package dev.lake.core.local;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -106,7 +107,7 @@ public final class FileRegistry implements Registry {
     } catch (NoSuchFileException e) {
       return List.of();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read registry " + file, e);
+      throw unavailable(e);
     }
     Version version =
         new Version(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size());
@@ -137,8 +138,11 @@ public final class FileRegistry implements Registry {
                 n.path("registeredAt").asLong()));
       }
       return List.copyOf(entries);
+    } catch (JsonProcessingException e) {
+      // a damaged file is lake's own state gone wrong, not a dependency to retry
+      throw new LakeException(ErrorCode.INTERNAL, "The registry file is not valid JSON", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read registry " + file, e);
+      throw unavailable(e);
     }
   }
 
@@ -168,7 +172,13 @@ public final class FileRegistry implements Registry {
         FileLock ignored = channel.lock()) {
       return action.get();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot update registry " + file, e);
+      throw unavailable(e);
     }
+  }
+
+  /** A file-system failure, as {@code DynamoDbRegistry} reports a service failure. */
+  private static LakeException unavailable(IOException e) {
+    return new LakeException(
+        ErrorCode.EXTERNAL_UNAVAILABLE, "The table registry is unavailable; retry later", e);
   }
 }

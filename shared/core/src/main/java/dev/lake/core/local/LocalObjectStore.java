@@ -2,6 +2,8 @@ package dev.lake.core.local;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.ObjectStore;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -65,7 +67,7 @@ public final class LocalObjectStore implements ObjectStore {
                 tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             done = true;
           } catch (IOException e) {
-            throw new UncheckedIOException("cannot publish " + key, e);
+            throw failed("write", e);
           }
         }
 
@@ -80,13 +82,13 @@ public final class LocalObjectStore implements ObjectStore {
             try {
               Files.deleteIfExists(tmp);
             } catch (IOException e) {
-              throw new UncheckedIOException("cannot abort upload of " + key, e);
+              throw failed("delete", e);
             }
           }
         }
       };
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start upload of " + key, e);
+      throw failed("write", e);
     }
   }
 
@@ -111,7 +113,7 @@ public final class LocalObjectStore implements ObjectStore {
         Files.deleteIfExists(tmp);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + key, e);
+      throw failed("write", e);
     }
   }
 
@@ -122,7 +124,7 @@ public final class LocalObjectStore implements ObjectStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + key, e);
+      throw failed("read", e);
     }
   }
 
@@ -163,7 +165,7 @@ public final class LocalObjectStore implements ObjectStore {
         }
       };
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + key, e);
+      throw failed("read", e);
     }
   }
 
@@ -173,7 +175,7 @@ public final class LocalObjectStore implements ObjectStore {
     try {
       return Files.isRegularFile(p) ? Optional.of(Files.size(p)) : Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot stat " + key, e);
+      throw failed("stat", e);
     }
   }
 
@@ -187,8 +189,9 @@ public final class LocalObjectStore implements ObjectStore {
           .filter(k -> !k.startsWith(TMP_DIR + "/") && k.startsWith(prefix))
           .sorted()
           .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + prefix, e);
+    } catch (IOException | UncheckedIOException e) {
+      // Files.walk reports a file that vanished while walking (a concurrent delete) unchecked
+      throw failed("list", e);
     }
   }
 
@@ -197,8 +200,14 @@ public final class LocalObjectStore implements ObjectStore {
     try {
       Files.deleteIfExists(path(key));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + key, e);
+      throw failed("delete", e);
     }
+  }
+
+  /** A storage failure, as {@code S3ObjectStore} reports one: the cause stays in the server log. */
+  private static LakeException failed(String what, Exception e) {
+    return new LakeException(
+        ErrorCode.EXTERNAL_UNAVAILABLE, "Object store " + what + " failed; retry later", e);
   }
 
   private Path path(String key) {

@@ -1,7 +1,10 @@
 package dev.lake.core.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import java.nio.file.Files;
@@ -57,5 +60,33 @@ class FileRegistryTest {
     assertThat(registry.find(T).orElseThrow().location()).isEqualTo("/data/t.lance");
     registry.register(U, "/data/u.lance");
     assertThat(registry.find(T).orElseThrow().location()).isEqualTo("/data/x.lance");
+  }
+
+  @Test
+  void fileSystemFailures_areExternalUnavailable_andADamagedFileIsInternal() throws Exception {
+    // GIVEN a registry whose file is a directory, one whose lock file is, and a damaged file
+    Path asDirectory = dir.resolve("dir-registry.json");
+    Files.createDirectories(asDirectory);
+    Path locked = dir.resolve("locked.json");
+    Files.createDirectories(dir.resolve("locked.json.lock"));
+    Path damaged = dir.resolve("damaged.json");
+    Files.writeString(damaged, "{\"tables\": [");
+    // WHEN they are read or written THEN each failure is the port's error, never a raw one
+    assertThatThrownBy(() -> new FileRegistry(asDirectory).list())
+        .isInstanceOfSatisfying(
+            LakeException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE))
+        .hasMessage("The table registry is unavailable; retry later");
+    assertThatThrownBy(() -> new FileRegistry(locked).register(T, "/data/t.lance"))
+        .isInstanceOfSatisfying(
+            LakeException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE));
+    assertThatThrownBy(() -> new FileRegistry(damaged).find(T))
+        .isInstanceOfSatisfying(
+            LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
+    // AND a healthy registry next to them still works
+    FileRegistry healthy = new FileRegistry(dir.resolve("ok.json"));
+    healthy.register(T, "/data/t.lance");
+    assertThat(healthy.find(T)).isPresent();
   }
 }

@@ -3,10 +3,13 @@ package dev.lake.core.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.ObjectStore;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,5 +58,38 @@ class LocalObjectStoreTest {
     assertThatThrownBy(() -> store.find("/etc/passwd"))
         .hasMessage("invalid object key: /etc/passwd");
     assertThatThrownBy(() -> store.find(".uploads/x")).hasMessage("invalid object key: .uploads/x");
+  }
+
+  @Test
+  void storageFailures_areLakeExceptions_externalUnavailable_likeS3s() throws Exception {
+    // GIVEN a store where a key names a directory and another key's parent is a file
+    LocalObjectStore store = new LocalObjectStore(dir);
+    store.put("dir/x", new byte[] {1}, false);
+    store.put("file", new byte[] {1}, false);
+    // WHEN reading, ranging, writing, uploading or deleting fails in the file system
+    // THEN each failure is the port's error, never a raw I/O exception
+    assertExternal(() -> store.find("file/y"), "Object store read failed; retry later");
+    assertExternal(() -> store.getRange("missing", 0, 1), "Object store read failed; retry later");
+    assertExternal(() -> store.put("file/y", new byte[] {1}, true), "Object store write failed");
+    assertExternal(
+        () -> {
+          try (ObjectStore.Upload upload = store.create("file/z")) {
+            upload.stream().write(1);
+            upload.complete();
+          }
+        },
+        "Object store write failed");
+    assertExternal(() -> store.delete("dir"), "Object store delete failed");
+    // AND the store still works
+    assertThat(store.list("")).containsExactly("dir/x", "file");
+  }
+
+  private static void assertExternal(ThrowingCallable call, String message) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            LakeException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE))
+        .hasMessageStartingWith(message)
+        .hasCauseInstanceOf(java.io.IOException.class);
   }
 }
