@@ -63,19 +63,9 @@ final class LoadServer implements AutoCloseable {
       if (registry.list().isEmpty()) {
         TpchDemo.generate(dir.resolve("lance"), config.scale(), registry, allocator);
       }
-      EngineConfig d = EngineConfig.defaults(dir.resolve("spill"));
       EngineConfig engine =
-          new EngineConfig(
-              config.engineMemoryBytes(),
-              d.threads(),
-              d.tempDirectory(),
-              d.maxTempBytes(),
-              d.batchSize(),
-              d.scanParallelism(),
-              0,
-              d.queryTimeout(),
-              d.maxQueryTimeout(),
-              d.durableQueryTimeout());
+          EngineConfig.defaults(dir.resolve("spill"))
+              .withMemoryLimitBytes(config.engineMemoryBytes());
       components =
           Wiring.components(
               allocator,
