@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * The audit trail: one JSON object per line per RPC, written to its own sink (the process's
  * standard output in a deployment, where the container log driver ships each line) and not through
  * the application log, so every line parses as JSON — the front-door error alarm's metric filter
- * matches {@code "kind":"audit"} and {@code "outcome":"server_error"}.
+ * matches {@code "kind":"audit"} and {@code "outcome":"server_error"}. Fields are described in
+ * docs/operations.md ("Audit trail"); absent fields mean the call ran no query.
  */
 final class AuditLog {
   private final Consumer<String> sink;
@@ -34,13 +35,28 @@ final class AuditLog {
     line.put("principal", r.principal());
     line.put("rpc", r.rpc());
     line.put("call", r.callId());
-    r.jobId().ifPresent(id -> line.put("job", id));
-    if (!r.snapshots().isEmpty()) {
-      r.snapshots().forEach(line.putArray("snapshots")::add);
+    AuditRecord.Query q = r.query();
+    q.queryId().ifPresent(id -> line.put("query", id));
+    q.jobId().ifPresent(id -> line.put("job", id));
+    if (!q.snapshots().isEmpty()) {
+      q.snapshots().forEach(line.putObject("snapshots")::put);
     }
     line.put("rows", r.rows());
     line.put("bytes", r.bytes());
     line.put("durationMs", r.durationMillis());
+    q.planning().ifPresent(d -> line.put("planningMs", d.toMillis()));
+    q.firstBatch().ifPresent(d -> line.put("firstBatchMs", d.toMillis()));
+    q.download().ifPresent(d -> line.put("downloadMs", d.toMillis()));
+    q.stats()
+        .ifPresent(
+            s ->
+                line.putObject("accounting")
+                    .put("scannedBytes", s.scannedBytes())
+                    .put("resultBytes", s.resultBytes())
+                    .put("memoryPeakBytes", s.memoryPeakBytes())
+                    .put("arrowPeakBytes", s.arrowPeakBytes())
+                    .put("engineMemoryBytes", s.engineMemoryBytes())
+                    .put("spillBytes", s.spillBytes()));
     line.put("status", r.status());
     line.put("outcome", r.outcome());
     try {

@@ -3,9 +3,12 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Principal;
+import dev.lake.core.QueryStats;
+import dev.lake.core.SnapshotSet;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
@@ -20,11 +23,11 @@ import org.apache.arrow.flight.RequestContext;
 /**
  * The per-call record behind the audit line: started when the call arrives (calls that
  * authentication rejects are audited by {@link Factory#auditingRejections}), filled while it runs
- * ({@link AuditingProducer} counts streamed rows and bytes and names the principal; handlers may
- * name the job and snapshots through {@link #annotate}), and handed to the {@link CallObserver}
- * once the call completes — for a DoGet, after its last batch.
+ * ({@link AuditingProducer} counts streamed rows and bytes and names the principal; handlers note
+ * the query, job, snapshots, timings and accounting through {@link CallNotes}), and handed to the
+ * {@link CallObserver} once the call completes — for a DoGet, after its last batch.
  */
-final class AuditMiddleware implements FlightServerMiddleware {
+final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
   static final Key<AuditMiddleware> KEY = Key.of("lake.audit");
 
   private final CallObserver observer;
@@ -36,8 +39,13 @@ final class AuditMiddleware implements FlightServerMiddleware {
   private final LongAdder rows = new LongAdder();
   private final LongAdder bytes = new LongAdder();
   private volatile Principal principal;
+  private volatile String queryId;
   private volatile String jobId;
-  private volatile List<String> snapshots = List.of();
+  private volatile Map<String, String> snapshots = Map.of();
+  private volatile Duration planning;
+  private volatile Duration firstBatch;
+  private volatile Duration download;
+  private volatile QueryStats stats;
 
   private AuditMiddleware(CallObserver observer, Clock clock, String rpc) {
     this.observer = observer;
@@ -51,14 +59,32 @@ final class AuditMiddleware implements FlightServerMiddleware {
     return Optional.ofNullable(context.getMiddleware(KEY));
   }
 
-  /** Names the durable job and the snapshot set the current call worked on (for handlers). */
-  static void annotate(CallContext context, Optional<String> jobId, List<String> snapshots) {
-    of(context)
-        .ifPresent(
-            m -> {
-              jobId.ifPresent(id -> m.jobId = id);
-              m.snapshots = List.copyOf(snapshots);
-            });
+  @Override
+  public void query(String queryId) {
+    this.queryId = requireNonNull(queryId, "queryId is null");
+  }
+
+  @Override
+  public void snapshots(SnapshotSet snapshots) {
+    this.snapshots = snapshots.pins();
+  }
+
+  @Override
+  public void job(String jobId) {
+    this.jobId = requireNonNull(jobId, "jobId is null");
+  }
+
+  @Override
+  public void planned(Duration elapsed) {
+    this.planning = requireNonNull(elapsed, "elapsed is null");
+  }
+
+  @Override
+  public void streamed(Duration firstBatch, Duration total, QueryStats stats) {
+    this.firstBatch = requireNonNull(firstBatch, "firstBatch is null");
+    this.download = requireNonNull(total, "total is null");
+    // an execution that measures nothing (a stored part) has no accounting to report
+    this.stats = requireNonNull(stats, "stats is null").equals(QueryStats.NONE) ? null : stats;
   }
 
   void principal(Principal p) {
@@ -83,8 +109,14 @@ final class AuditMiddleware implements FlightServerMiddleware {
             p == null ? "-" : p.id(),
             rpc,
             callId,
-            Optional.ofNullable(jobId),
-            snapshots,
+            new AuditRecord.Query(
+                Optional.ofNullable(queryId),
+                Optional.ofNullable(jobId),
+                snapshots,
+                Optional.ofNullable(planning),
+                Optional.ofNullable(firstBatch),
+                Optional.ofNullable(download),
+                Optional.ofNullable(stats)),
             rows.sum(),
             bytes.sum(),
             (System.nanoTime() - startNanos) / 1_000_000,

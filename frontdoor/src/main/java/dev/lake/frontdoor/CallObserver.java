@@ -2,21 +2,44 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.QueryStats;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.flight.FlightStatusCode;
 
 /**
- * Where a finished RPC goes: one audit line, and the per-tenant meters — {@code lake.rpc} (timer by
- * rpc, outcome and tenant), {@code lake.egress.bytes} and {@code lake.egress.rows} (what DoGet
- * streamed, by tenant). Tenants are bounded by the principals file, so the tag stays small.
+ * Where a finished RPC goes: the meters, then one audit line. Meters (see docs/operations.md,
+ * "Metrics"):
+ *
+ * <ul>
+ *   <li>{@code lake.rpc} — timer by rpc, outcome and tenant;
+ *   <li>{@code lake.egress.bytes}, {@code lake.egress.rows} — what DoGet streamed, by tenant;
+ *   <li>{@code lake.query.planning}, {@code lake.query.execution} (DoGet start to first batch),
+ *       {@code lake.query.download} (DoGet start to last batch) — latency histograms, no tenant tag
+ *       (an operator's SLO, and histogram buckets times tenants would be many series);
+ *   <li>{@code lake.query.scanned.bytes}, {@code lake.query.result.bytes}, {@code
+ *       lake.query.memory.peak.bytes}, {@code lake.query.spill.bytes} — per-query accounting by
+ *       tenant (count, sum and max; no buckets).
+ * </ul>
+ *
+ * <p>The tenant tag is bounded: the first {@link #MAX_TENANT_TAGS} tenants seen keep their name,
+ * later ones are tagged {@value #OTHER_TENANT} (the audit line always names the tenant), so a large
+ * principals file cannot multiply series without bound.
  */
 final class CallObserver {
+  /** Distinct tenant tag values at most; tenants beyond share {@value #OTHER_TENANT}. */
+  static final int MAX_TENANT_TAGS = 200;
+
+  static final String OTHER_TENANT = "_other";
+
   private final AuditLog audit;
   private final MeterRegistry registry;
+  private final Set<String> tenants = ConcurrentHashMap.newKeySet();
 
   CallObserver(AuditLog audit, MeterRegistry registry) {
     this.audit = requireNonNull(audit, "audit is null");
@@ -34,22 +57,63 @@ final class CallObserver {
 
   /** Meters first, then the audit line: whoever sees the line sees the call counted. */
   void completed(AuditRecord r) {
+    String tenant = tenantTag(r.tenant());
     Timer.builder("lake.rpc")
         .description("Flight RPCs by method, outcome and tenant")
-        .tags("rpc", r.rpc(), "outcome", r.outcome(), "tenant", r.tenant())
+        .tags("rpc", r.rpc(), "outcome", r.outcome(), "tenant", tenant)
         .publishPercentileHistogram()
         .register(registry)
         .record(Duration.ofMillis(r.durationMillis()));
     if (r.bytes() > 0 || r.rows() > 0) {
-      DistributionSummary.builder("lake.egress.bytes")
-          .description("Arrow bytes streamed to clients per call")
-          .baseUnit("bytes")
-          .tags("tenant", r.tenant())
-          .register(registry)
-          .record(r.bytes());
-      registry.counter("lake.egress.rows", "tenant", r.tenant()).increment(r.rows());
+      bytes("lake.egress.bytes", "Arrow bytes streamed to clients per call", tenant, r.bytes());
+      registry.counter("lake.egress.rows", "tenant", tenant).increment(r.rows());
     }
+    AuditRecord.Query q = r.query();
+    q.planning().ifPresent(d -> latency("lake.query.planning", "Admission to planned", d));
+    q.firstBatch().ifPresent(d -> latency("lake.query.execution", "DoGet start to first batch", d));
+    q.download().ifPresent(d -> latency("lake.query.download", "DoGet start to last batch", d));
+    q.stats().ifPresent(s -> account(tenant, s));
     audit.write(r);
+  }
+
+  private void account(String tenant, QueryStats s) {
+    bytes("lake.query.scanned.bytes", "Arrow bytes read from tables", tenant, s.scannedBytes());
+    bytes("lake.query.result.bytes", "Arrow bytes the engine produced", tenant, s.resultBytes());
+    bytes(
+        "lake.query.memory.peak.bytes",
+        "Arrow peak plus sampled engine memory",
+        tenant,
+        s.memoryPeakBytes());
+    bytes("lake.query.spill.bytes", "Sampled engine spill files", tenant, s.spillBytes());
+  }
+
+  private void bytes(String name, String description, String tenant, long value) {
+    DistributionSummary.builder(name)
+        .description(description)
+        .baseUnit("bytes")
+        .tags("tenant", tenant)
+        .register(registry)
+        .record(value);
+  }
+
+  private void latency(String name, String description, Duration d) {
+    Timer.builder(name)
+        .description(description)
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(d);
+  }
+
+  /** {@code tenant}, or {@value #OTHER_TENANT} once {@link #MAX_TENANT_TAGS} others were seen. */
+  String tenantTag(String tenant) {
+    if (tenants.contains(tenant)) {
+      return tenant;
+    }
+    if (tenants.size() < MAX_TENANT_TAGS) {
+      tenants.add(tenant); // a race may admit a few more than the bound; it stays bounded
+      return tenant;
+    }
+    return OTHER_TENANT;
   }
 
   /** The alarm-relevant class of a status: only faults of the server count as server errors. */

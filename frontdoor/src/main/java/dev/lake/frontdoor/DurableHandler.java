@@ -74,7 +74,11 @@ final class DurableHandler {
    * PollFlightInfo: a statement or prepared-statement command submits (or finds) its job; a poll
    * descriptor returned earlier long-polls the job for at most {@link DurableTierConfig#pollWait}.
    */
-  PollInfo poll(Principal principal, FlightDescriptor descriptor, Optional<String> submissionId) {
+  PollInfo poll(
+      Principal principal,
+      FlightDescriptor descriptor,
+      Optional<String> submissionId,
+      CallNotes notes) {
     if (!descriptor.isCommand()) {
       throw unsupportedCommand();
     }
@@ -82,7 +86,8 @@ final class DurableHandler {
     JobStatus status =
         isSealed(command)
             ? durable.await(principal, command, config.pollWait())
-            : submit(principal, command, submissionId);
+            : submit(principal, command, submissionId, notes);
+    notes.job(status.jobId());
     FlightDescriptor next = FlightDescriptor.command(status.descriptor());
     return new PollInfo(
         info(status, next), status.done() ? null : next, status.progress(), status.expiresAt());
@@ -94,8 +99,13 @@ final class DurableHandler {
    * naming the job; running the same statement again lands on the same job.
    */
   FlightInfo flightInfo(
-      Principal principal, String sql, List<Object> parameters, Optional<String> submissionId) {
-    JobStatus submitted = submit(principal, sql, parameters, submissionId);
+      Principal principal,
+      String sql,
+      List<Object> parameters,
+      Optional<String> submissionId,
+      CallNotes notes) {
+    JobStatus submitted = submit(principal, sql, parameters, submissionId, notes);
+    notes.job(submitted.jobId());
     JobStatus status =
         submitted.done()
             ? submitted
@@ -135,10 +145,11 @@ final class DurableHandler {
    * The admission gate stays charged until the part's reader (and with it the object-store stream)
    * is closed.
    */
-  void stream(Principal principal, byte[] ticket, ServerStreamListener listener) {
+  void stream(Principal principal, byte[] ticket, ServerStreamListener listener, CallNotes notes) {
     AdmissionGates.Permit permit = gates.enter(principal.tenant());
     PartExecution execution;
     try {
+      notes.job(durable.partJobId(principal, ticket));
       execution = new PartExecution(durable.openPart(principal, ticket, allocator));
     } catch (RuntimeException e) {
       permit.close();
@@ -149,10 +160,12 @@ final class DurableHandler {
         StatementHandler.digest(ticket),
         execution,
         ColumnMetadata.stream(listener, columns -> List.of()),
-        List.of(permit));
+        List.of(permit),
+        notes);
   }
 
-  private JobStatus submit(Principal principal, byte[] command, Optional<String> submissionId) {
+  private JobStatus submit(
+      Principal principal, byte[] command, Optional<String> submissionId, CallNotes notes) {
     Any any;
     try {
       any = Any.parseFrom(command);
@@ -165,14 +178,14 @@ final class DurableHandler {
         if (query.hasTransactionId()) {
           throw FlightErrors.unimplemented("Transactions");
         }
-        return submit(principal, query.getQuery(), List.of(), submissionId);
+        return submit(principal, query.getQuery(), List.of(), submissionId, notes);
       }
       if (any.is(CommandPreparedStatementQuery.class)) {
         PreparedHandle handle =
             statements.openPrepared(
                 principal,
                 any.unpack(CommandPreparedStatementQuery.class).getPreparedStatementHandle());
-        return submit(principal, handle.sql(), handle.parameters(), submissionId);
+        return submit(principal, handle.sql(), handle.parameters(), submissionId, notes);
       }
     } catch (InvalidProtocolBufferException e) {
       throw unsupportedCommand();
@@ -181,8 +194,12 @@ final class DurableHandler {
   }
 
   private JobStatus submit(
-      Principal principal, String sql, List<Object> parameters, Optional<String> submissionId) {
-    StatementHandler.Planned planned = statements.plan(principal, sql);
+      Principal principal,
+      String sql,
+      List<Object> parameters,
+      Optional<String> submissionId,
+      CallNotes notes) {
+    StatementHandler.Planned planned = statements.plan(principal, sql, notes);
     return durable.submit(
         principal,
         planned.query(),

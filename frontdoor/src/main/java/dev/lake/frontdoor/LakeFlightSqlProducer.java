@@ -77,7 +77,12 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   /** PollFlightInfo (not routed by FlightSqlProducer): the durable tier, see DurableHandler. */
   @Override
   public PollInfo pollFlightInfo(CallContext context, FlightDescriptor descriptor) {
-    return durable().poll(principal(context), descriptor, DurableHeaders.submissionId(context));
+    return durable()
+        .poll(
+            principal(context),
+            descriptor,
+            DurableHeaders.submissionId(context),
+            CallNotes.of(context));
   }
 
   /**
@@ -88,7 +93,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     if (DurableHandler.isSealed(ticket.getBytes())) {
-      durable().stream(principal(context), ticket.getBytes(), listener);
+      durable().stream(principal(context), ticket.getBytes(), listener, CallNotes.of(context));
       return;
     }
     FlightTickets.parse(ticket);
@@ -115,7 +120,8 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public SchemaResult getSchemaStatement(
       CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
-    return new SchemaResult(statements.schema(principal(context), command.getQuery()));
+    return new SchemaResult(
+        statements.schema(principal(context), command.getQuery(), CallNotes.of(context)));
   }
 
   @Override
@@ -125,7 +131,8 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
         principal(context),
         ticket.getStatementHandle().toByteArray(),
         statements.deadline(context),
-        listener);
+        listener,
+        CallNotes.of(context));
   }
 
   @Override
@@ -158,7 +165,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       throw FlightErrors.unimplemented("Transactions");
     }
     FlightSql.ActionCreatePreparedStatementResult result =
-        statements.prepare(principal(context), request.getQuery());
+        statements.prepare(principal(context), request.getQuery(), CallNotes.of(context));
     listener.onNext(new Result(Any.pack(result).toByteArray()));
     listener.onCompleted();
   }
@@ -187,7 +194,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     Principal principal = principal(context);
     PreparedHandle handle =
         statements.openPrepared(principal, command.getPreparedStatementHandle());
-    return new SchemaResult(statements.schema(principal, handle.sql()));
+    return new SchemaResult(statements.schema(principal, handle.sql(), CallNotes.of(context)));
   }
 
   @Override
@@ -378,10 +385,15 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     if (durable.isPresent() && DurableHeaders.durableRequested(context)) {
       return durable
           .get()
-          .flightInfo(principal, sql, parameters, DurableHeaders.submissionId(context));
+          .flightInfo(
+              principal,
+              sql,
+              parameters,
+              DurableHeaders.submissionId(context),
+              CallNotes.of(context));
     }
     statements.deadline(context); // a bad x-lake-timeout-ms fails before planning
-    return statements.flightInfo(principal, sql, parameters, descriptor);
+    return statements.flightInfo(principal, sql, parameters, descriptor, CallNotes.of(context));
   }
 
   private DurableHandler durable() {

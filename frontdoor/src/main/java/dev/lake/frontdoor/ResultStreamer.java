@@ -75,13 +75,15 @@ final class ResultStreamer implements AutoCloseable {
    * Takes ownership of {@code execution} and of {@code held} (e.g. an admission permit) and streams
    * the execution to {@code listener} on a producer thread; returns immediately. Everything is
    * closed when the stream ends, however it ends; failures go to the client through {@link
-   * FlightErrors}.
+   * FlightErrors}. Just before the stream ends, {@code notes} get its timings and the execution's
+   * accounting (before the listener completes, so the call's audit line carries them).
    */
   void start(
       String ticketDigest,
       QueryExecution execution,
       ServerStreamListener listener,
-      List<? extends AutoCloseable> held) {
+      List<? extends AutoCloseable> held,
+      CallNotes notes) {
     Flow flow = new Flow();
     Running entry = new Running(ticketDigest, execution);
     running.add(entry);
@@ -91,7 +93,7 @@ final class ResultStreamer implements AutoCloseable {
           flow.cancel();
           execution.cancel();
         });
-    Runnable task = () -> produce(entry, flow, listener, held);
+    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes));
     try {
       producers.execute(task);
     } catch (RejectedExecutionException e) {
@@ -103,26 +105,64 @@ final class ResultStreamer implements AutoCloseable {
   }
 
   private void produce(
-      Running entry, Flow flow, ServerStreamListener listener, List<? extends AutoCloseable> held) {
+      Running entry,
+      Flow flow,
+      ServerStreamListener listener,
+      List<? extends AutoCloseable> held,
+      Timing timing) {
     try {
       ArrowReader reader = entry.execution().reader();
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       listener.start(root);
       while (!flow.cancelled() && reader.loadNextBatch()) {
+        timing.batch();
         if (!flow.awaitReady(listener, idleTimeout)) {
           return; // the client went away; nothing to tell it
         }
         listener.putNext();
       }
       if (!flow.cancelled()) {
+        timing.end(entry.execution());
         listener.completed();
       }
     } catch (Exception e) {
+      timing.end(entry.execution());
       if (!flow.cancelled() && !listener.isCancelled()) {
         listener.error(FlightErrors.toFlight(e));
       }
     } finally {
+      timing.end(entry.execution());
       finish(entry, held);
+    }
+  }
+
+  /** One stream's timings, handed to its notes once; used by its producer thread only. */
+  private static final class Timing {
+    private final CallNotes notes;
+    private final long start = System.nanoTime();
+    private long firstBatch = -1;
+    private boolean ended;
+
+    Timing(CallNotes notes) {
+      this.notes = requireNonNull(notes, "notes is null");
+    }
+
+    void batch() {
+      if (firstBatch < 0) {
+        firstBatch = System.nanoTime();
+      }
+    }
+
+    void end(QueryExecution execution) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      long now = System.nanoTime();
+      notes.streamed(
+          Duration.ofNanos((firstBatch < 0 ? now : firstBatch) - start),
+          Duration.ofNanos(now - start),
+          execution.stats());
     }
   }
 

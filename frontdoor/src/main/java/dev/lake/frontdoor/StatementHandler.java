@@ -107,17 +107,25 @@ final class StatementHandler {
    * The GetFlightInfo path up to sealing, under the admission gates: admission, authorization and
    * snapshot resolution, planning. Shared by interactive tickets and durable submissions.
    */
-  Planned plan(Principal principal, String sql) {
+  Planned plan(Principal principal, String sql, CallNotes notes) {
+    long start = System.nanoTime();
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
-      return new Planned(r.query(), r.snapshots(), described(r.query(), r.snapshots()));
+      notes.snapshots(r.snapshots());
+      Planned planned = new Planned(r.query(), r.snapshots(), described(r.query(), r.snapshots()));
+      notes.planned(Duration.ofNanos(System.nanoTime() - start));
+      return planned;
     }
   }
 
   /** GetFlightInfo for a statement: one endpoint whose ticket seals SQL + exact snapshots. */
   FlightInfo flightInfo(
-      Principal principal, String sql, List<Object> parameters, FlightDescriptor descriptor) {
-    Planned r = plan(principal, sql);
+      Principal principal,
+      String sql,
+      List<Object> parameters,
+      FlightDescriptor descriptor,
+      CallNotes notes) {
+    Planned r = plan(principal, sql, notes);
     Duration ttl = config.tickets().statementTtl();
     Instant expiry = sealer.expiryFor(ttl);
     byte[] sealed =
@@ -126,6 +134,7 @@ final class StatementHandler {
             principal,
             ttl,
             new StatementTicket(sql, parameters, r.snapshots()).toJson());
+    notes.query(queryId(sealed));
     Ticket ticket =
         new Ticket(
             Any.pack(
@@ -138,8 +147,8 @@ final class StatementHandler {
   }
 
   /** GetSchema for a statement: the planned schema, nothing sealed. */
-  Schema schema(Principal principal, String sql) {
-    return plan(principal, sql).schema();
+  Schema schema(Principal principal, String sql, CallNotes notes) {
+    return plan(principal, sql, notes).schema();
   }
 
   /**
@@ -152,9 +161,12 @@ final class StatementHandler {
       Principal principal,
       byte[] sealed,
       Optional<Duration> deadline,
-      ServerStreamListener listener) {
+      ServerStreamListener listener,
+      CallNotes notes) {
     JsonNode payload = sealer.unseal(sealed, TicketKind.STATEMENT, principal);
     StatementTicket ticket = StatementTicket.fromJson(payload);
+    notes.query(queryId(sealed));
+    notes.snapshots(ticket.snapshots());
     // defense in depth: the sealed text passed admission when sealed; admit it again so this
     // replica's rules apply and the sealed tables are exactly the statement's tables
     AdmittedQuery query = admission.admit(ticket.sql());
@@ -180,7 +192,8 @@ final class StatementHandler {
         digest(sealed),
         execution,
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
-        List.of(permit));
+        List.of(permit),
+        notes);
   }
 
   /**
@@ -198,12 +211,15 @@ final class StatementHandler {
   }
 
   /** CreatePreparedStatement: the handle is a sealed PREPARED ticket holding only the SQL. */
-  ActionCreatePreparedStatementResult prepare(Principal principal, String sql) {
+  ActionCreatePreparedStatementResult prepare(Principal principal, String sql, CallNotes notes) {
+    long start = System.nanoTime();
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
+      notes.snapshots(r.snapshots());
       Schema dataset = described(r.query(), r.snapshots());
       Schema parameters = parameterTyper.parameters(r.query(), r.snapshots());
       byte[] handle = sealPrepared(principal, new PreparedHandle(sql, List.of()));
+      notes.planned(Duration.ofNanos(System.nanoTime() - start));
       return ActionCreatePreparedStatementResult.newBuilder()
           .setPreparedStatementHandle(ByteString.copyFrom(handle))
           .setDatasetSchema(ByteString.copyFrom(serialize(dataset)))
@@ -237,6 +253,14 @@ final class StatementHandler {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * The query id of the audit trail: the first 16 hex digits of the ticket's digest, so the
+   * GetFlightInfo that sealed a ticket and every DoGet redeeming it share one id.
+   */
+  static String queryId(byte[] sealed) {
+    return digest(sealed).substring(0, 16);
   }
 
   /** A digest naming a ticket in logs and the running-query registry, never the ticket itself. */

@@ -61,6 +61,14 @@ final class TestLake implements AutoCloseable {
   final Principals principals;
   final Optional<DurableTierConfig> durableConfig;
   private final UnaryOperator<FrontDoorConfig> frontDoor;
+
+  /** The audit lines of this lake's front door (the latest 10,000 at most) and its meters. */
+  final java.util.concurrent.BlockingQueue<String> auditLines =
+      new java.util.concurrent.LinkedBlockingQueue<>(10_000);
+
+  final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+  private final CallObserver observer = new CallObserver(new AuditLog(auditLines::offer), meters);
   volatile LakeServer server;
   volatile Optional<DurableTier> durable;
   private final AtomicInteger copies = new AtomicInteger();
@@ -105,7 +113,8 @@ final class TestLake implements AutoCloseable {
             components,
             principals,
             clock,
-            durable);
+            durable,
+            observer);
   }
 
   static TestLake start(Path dir) {
@@ -138,7 +147,8 @@ final class TestLake implements AutoCloseable {
             components,
             principals,
             clock,
-            durable);
+            durable,
+            observer);
   }
 
   /**

@@ -10,6 +10,14 @@ public interface QueryExecution extends AutoCloseable {
   /** Interrupts execution from any thread; a pending or later {@code loadNextBatch} then fails. */
   void cancel();
 
+  /**
+   * What the execution cost so far (final once its reader reported the end of the stream); {@link
+   * QueryStats#NONE} for executions that measure nothing.
+   */
+  default QueryStats stats() {
+    return QueryStats.NONE;
+  }
+
   @Override
   void close();
 }

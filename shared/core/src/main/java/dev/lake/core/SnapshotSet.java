@@ -33,6 +33,20 @@ public record SnapshotSet(Map<TableRef, Snapshot> snapshots) {
     return Optional.ofNullable(snapshots.get(ref));
   }
 
+  /**
+   * The set as audit lines and metrics show it: table → {@code <format> <version or snapshot id>}
+   * (e.g. {@code lance version 3}), sorted by table; never a storage location.
+   */
+  public Map<String, String> pins() {
+    Map<String, String> pins = new java.util.LinkedHashMap<>();
+    snapshots.forEach(
+        (ref, s) ->
+            pins.put(
+                ref.toString(),
+                TableFormats.installed().findTag(s).map(t -> t + " ").orElse("") + s.describe()));
+    return Collections.unmodifiableMap(pins);
+  }
+
   /** The snapshot of {@code ref}; a statement never reads a table it did not seal. */
   public Snapshot resolve(TableRef ref) {
     Snapshot s = snapshots.get(ref);

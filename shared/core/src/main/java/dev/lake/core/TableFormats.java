@@ -59,6 +59,12 @@ public final class TableFormats {
     return format;
   }
 
+  /** The tag of {@code snapshot}'s format, if one is installed (for audit lines and logs). */
+  public java.util.Optional<String> findTag(Snapshot snapshot) {
+    TableFormat<?> format = byType.get(requireNonNull(snapshot, "snapshot is null").getClass());
+    return java.util.Optional.ofNullable(format).map(TableFormat::tag);
+  }
+
   /** Writes {@code snapshot} with its format's tag under {@code "type"} into {@code node}. */
   public void encode(Snapshot snapshot, ObjectNode node) {
     requireNonNull(snapshot, "snapshot is null");

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -13,7 +12,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A stream that adds the Arrow buffer bytes of every batch it passes to a shared counter and fails
- * once the counter exceeds a budget, so a snapshot too large for the cache stops being read early.
+ * once the counter exceeds a budget, so a snapshot too large for the cache stops being read early;
+ * with an unbounded budget it counts a query's scanned bytes ({@link ExecutionAccounting}).
  */
 final class CountingReader extends ArrowReader {
   /** Thrown (as the cause of DuckDB's failure) when the budget is exceeded. */
@@ -40,11 +40,7 @@ final class CountingReader extends ArrowReader {
     if (!source.loadNextBatch()) {
       return false;
     }
-    long n = 0;
-    for (FieldVector v : source.getVectorSchemaRoot().getFieldVectors()) {
-      n += v.getBufferSize();
-    }
-    if (bytes.addAndGet(n) > budget) {
+    if (bytes.addAndGet(ExecutionAccounting.bytes(source.getVectorSchemaRoot())) > budget) {
       throw new IOException(OVER_BUDGET);
     }
     return true;

@@ -3,6 +3,7 @@ package dev.lake.engine;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
+import dev.lake.core.QueryStats;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,6 +30,7 @@ final class DuckDbExecution implements QueryExecution {
   private final QueryInputs inputs;
   private final DuckDbResultReader reader;
   private final Limits limits;
+  private final ExecutionAccounting accounting;
   private volatile boolean cancelled;
   private volatile boolean timedOut;
   private volatile java.util.concurrent.Future<?> deadline;
@@ -42,13 +44,15 @@ final class DuckDbExecution implements QueryExecution {
       BufferAllocator allocator,
       int batchSize,
       QueryInputs inputs,
-      Limits limits) {
+      Limits limits,
+      ExecutionAccounting accounting) {
     this.connection = connection;
     this.statement = statement;
     this.allocator = allocator;
     this.batchSize = batchSize;
     this.inputs = inputs;
     this.limits = limits;
+    this.accounting = accounting;
     this.reader = new DuckDbResultReader(allocator, this);
   }
 
@@ -80,7 +84,8 @@ final class DuckDbExecution implements QueryExecution {
       BufferAllocator allocator,
       int batchSize,
       QueryInputs inputs,
-      Limits limits) {
+      Limits limits,
+      ExecutionAccounting accounting) {
     PreparedStatement ps = null;
     try {
       ps = connection.prepareStatement(sql);
@@ -93,7 +98,7 @@ final class DuckDbExecution implements QueryExecution {
       for (int i = 0; i < expected; i++) {
         bind(ps, i + 1, parameters == null ? null : parameters.get(i));
       }
-      return new DuckDbExecution(connection, ps, allocator, batchSize, inputs, limits);
+      return new DuckDbExecution(connection, ps, allocator, batchSize, inputs, limits, accounting);
     } catch (SQLException | RuntimeException e) {
       closeQuietly(ps);
       closeQuietly(connection);
@@ -156,10 +161,19 @@ final class DuckDbExecution implements QueryExecution {
   boolean next() {
     ArrowReader r = started();
     try {
-      return r.loadNextBatch();
+      boolean more = r.loadNextBatch();
+      if (more) {
+        accounting.resultBatch(r.getVectorSchemaRoot());
+      }
+      return more;
     } catch (Exception e) {
       throw cancelled ? stopped(e) : failure(e, false, limits);
     }
+  }
+
+  @Override
+  public QueryStats stats() {
+    return accounting.stats(allocator);
   }
 
   /** Why a cancelled execution stopped: its deadline, or a cancel. */

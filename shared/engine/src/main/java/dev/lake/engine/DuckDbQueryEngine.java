@@ -54,6 +54,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
           .<PlanKey, QueryPlan>weigher((k, p) -> k.query().sql().length() + 1024)
           .build();
   private final SnapshotCache snapshotCache;
+  private final EngineGauge gauge;
 
   /** Fires execution deadlines; one daemon thread, each task only interrupts a statement. */
   private final ScheduledExecutorService deadlines =
@@ -88,6 +89,15 @@ public final class DuckDbQueryEngine implements QueryEngine {
         s.execute("SET lock_configuration = true");
       }
     } catch (SQLException | IOException e) {
+      parser.close();
+      planAllocator.close();
+      deadlines.shutdownNow();
+      throw new LakeException(ErrorCode.INTERNAL, "Cannot start the DuckDB engine", e);
+    }
+    try {
+      gauge = new EngineGauge(database.duplicate());
+    } catch (SQLException e) {
+      DuckDbExecution.closeQuietly(database);
       parser.close();
       planAllocator.close();
       deadlines.shutdownNow();
@@ -141,7 +151,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
             child,
             "lake_p0",
             true,
-            config.queryTimeout())) {
+            config.queryTimeout(),
+            new ExecutionAccounting(null))) {
       Schema schema = execution.reader().getVectorSchemaRoot().getSchema();
       plan.resultSchema(schema);
       return schema;
@@ -183,6 +194,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
     List<AutoCloseable> leases = new ArrayList<>();
     Map<TableRef, String> cachedNames = new LinkedHashMap<>();
+    ExecutionAccounting accounting = new ExecutionAccounting(gauge);
     try {
       for (TableRef ref : query.tables()) {
         Snapshot snapshot = snapshots.resolve(ref);
@@ -207,7 +219,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
             continue;
           }
         }
-        inputs.put(ref, List.copyOf(reader.scan(ref, snapshot, plan.request(ref), child)));
+        List<ArrowReader> scans = new ArrayList<>();
+        for (ArrowReader r : reader.scan(ref, snapshot, plan.request(ref), child)) {
+          scans.add(new CountingReader(child, r, accounting.scanned(), Long.MAX_VALUE));
+        }
+        inputs.put(ref, scans);
       }
     } catch (RuntimeException e) {
       for (List<ArrowReader> list : inputs.values()) {
@@ -218,7 +234,17 @@ public final class DuckDbQueryEngine implements QueryEngine {
       throw e;
     }
     return open(
-        query, plan, inputs, leases, cachedNames, parameters, child, "lake_q0", false, timeout);
+        query,
+        plan,
+        inputs,
+        leases,
+        cachedNames,
+        parameters,
+        child,
+        "lake_q0",
+        false,
+        timeout,
+        accounting);
   }
 
   /** The cached plan of {@code query} over {@code snapshots}, built on first use. */
@@ -245,7 +271,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
       BufferAllocator child,
       String prefix,
       boolean planning,
-      Duration timeout) {
+      Duration timeout,
+      ExecutionAccounting accounting) {
     DuckDBConnection connection;
     try {
       connection = database.duplicate();
@@ -287,7 +314,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
             child,
             config.batchSize(),
             registered,
-            new DuckDbExecution.Limits(config.memoryLimitBytes(), config.maxTempBytes(), timeout));
+            new DuckDbExecution.Limits(config.memoryLimitBytes(), config.maxTempBytes(), timeout),
+            accounting);
     execution.deadline(
         deadlines.schedule(execution::expire, timeout.toNanos(), TimeUnit.NANOSECONDS));
     return execution;
@@ -350,6 +378,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
     plans.invalidateAll();
     deadlines.shutdownNow();
+    gauge.close();
     DuckDbExecution.closeQuietly(database);
     parser.close();
     planAllocator.close();

@@ -3,6 +3,7 @@ package dev.lake.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.QueryExecution;
+import dev.lake.core.QueryStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -52,6 +53,11 @@ final class RecordingExecution implements QueryExecution {
   public void cancel() {
     cancelled = true;
     delegate.cancel();
+  }
+
+  @Override
+  public QueryStats stats() {
+    return delegate.stats();
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.lake.engine;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
+import dev.lake.core.QueryStats;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
@@ -23,6 +24,12 @@ record StoredResult(byte[] ipc) {
       @Override
       public ArrowReader reader() {
         return reader;
+      }
+
+      /** Nothing scanned; the result's size is its IPC bytes (framing included). */
+      @Override
+      public QueryStats stats() {
+        return new QueryStats(0, ipc.length, 0, 0, 0);
       }
 
       @Override

@@ -196,6 +196,18 @@ public final class DurableQueries {
     return reader.open(key, bytes, allocator);
   }
 
+  /**
+   * The job a RESULT_PART ticket belongs to, for the audit trail; the ticket fails closed exactly
+   * as in {@link #openPart}.
+   */
+  public String partJobId(Principal principal, byte[] ticket) {
+    String jobId = tickets.unseal(ticket, TicketKind.RESULT_PART, principal).path("job").asText("");
+    if (jobId.isEmpty()) {
+      throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
+    }
+    return jobId;
+  }
+
   /** The job of a submission, and whether this call created or restarted it. */
   private record Started(Job job, boolean byThisCall) {}
 
