@@ -20,10 +20,11 @@ import software.amazon.awscdk.services.sns.Topic;
 import software.constructs.Construct;
 
 /**
- * Alarms (to one SNS topic) and a dashboard. The front door's server-side errors are counted from
- * its audit lines ({@code "kind":"audit"}, {@code "outcome":"server_error"}) by a metric filter;
- * the worker's phase timings arrive as CloudWatch embedded-metric-format lines in namespace {@link
- * #NAMESPACE}. The metric and field names here are the ones the code writes.
+ * Alarms (to one SNS topic) and a dashboard. The front door's server-side errors, query phase
+ * timings and accounting are extracted from its audit lines ({@code "kind":"audit"}) by metric
+ * filters (its Prometheus endpoint serves the same figures to a scraper in the VPC); the worker's
+ * phase timings and accounting arrive as CloudWatch embedded-metric-format lines in namespace
+ * {@link #NAMESPACE}. The metric and field names here are the ones the code writes.
  */
 final class LakeMonitoring extends Construct {
   /** The namespace of lake's own metrics (worker EMF lines and the audit metric filter). */
@@ -31,9 +32,36 @@ final class LakeMonitoring extends Construct {
 
   /**
    * The worker's EMF timings (milliseconds, dimension {@code Service=worker}) as {@code EmfMetrics}
-   * writes them: queue wait (SQS sent to processing) and execution per job.
+   * writes them: queue wait (SQS sent to processing), planning, execution, upload of result parts,
+   * and the whole delivery.
    */
-  static final List<String> WORKER_TIMINGS = List.of("QueueWaitMillis", "ExecutionMillis");
+  static final List<String> WORKER_TIMINGS =
+      List.of(
+          "QueueWaitMillis",
+          "PlanningMillis",
+          "ExecutionMillis",
+          "UploadMillis",
+          "ProcessingMillis");
+
+  /** The worker's EMF accounting (bytes, dimensions {@code Service} and {@code Service,Tenant}). */
+  static final List<String> WORKER_BYTES =
+      List.of("ScannedBytes", "ResultBytes", "MemoryPeakBytes", "SpillBytes");
+
+  /**
+   * Front-door metrics extracted from audit lines: metric name → the audit field holding its value
+   * (milliseconds or bytes). Lines without the field (calls that ran no query) are not counted.
+   */
+  static final Map<String, String> FRONT_DOOR_QUERY_METRICS =
+      new java.util.LinkedHashMap<>(
+          Map.of(
+              "FrontDoorPlanningMillis", "$.planningMs",
+              "FrontDoorExecutionMillis", "$.firstBatchMs",
+              "FrontDoorDownloadMillis", "$.downloadMs",
+              "FrontDoorScannedBytes", "$.accounting.scannedBytes",
+              "FrontDoorEgressBytes", "$.bytes"));
+
+  /** Average planning time (ms, 3 × 5 min) that raises {@code FrontDoorSlowPlanning}. */
+  static final double SLOW_PLANNING_MILLIS = 2000;
 
   static final String FRONT_DOOR_SERVER_ERRORS = "FrontDoorServerErrors";
 
@@ -69,6 +97,18 @@ final class LakeMonitoring extends Construct {
         .defaultValue(0)
         .build();
     Metric serverErrors = lake(FRONT_DOOR_SERVER_ERRORS, Map.of(), "Sum");
+    FRONT_DOOR_QUERY_METRICS.forEach(
+        (name, field) ->
+            MetricFilter.Builder.create(this, name + "Filter")
+                .logGroup(frontDoor.logs)
+                .metricNamespace(NAMESPACE)
+                .metricName(name)
+                .filterPattern(
+                    FilterPattern.all(
+                        FilterPattern.stringValue("$.kind", "=", "audit"),
+                        FilterPattern.numberValue(field, ">=", 0)))
+                .metricValue(field)
+                .build());
     IMetric dlqDepth =
         data.deadLetters.metricApproximateNumberOfMessagesVisible(
             MetricOptions.builder().period(Duration.minutes(1)).statistic("Maximum").build());
@@ -89,6 +129,12 @@ final class LakeMonitoring extends Construct {
     alarm("FrontDoorErrors", serverErrors, 5, 1, "the front door answered with server errors");
     alarm("FrontDoorUnhealthy", unhealthy, 1, 3, "front-door tasks fail the load balancer's check");
     alarm("JobQueueAge", oldestJob, 900, 5, "jobs wait in the queue for more than 15 minutes");
+    alarm(
+        "FrontDoorSlowPlanning",
+        lake("FrontDoorPlanningMillis", Map.of(), "Average"),
+        SLOW_PLANNING_MILLIS,
+        3,
+        "planning (admission, grants, snapshot resolution) averages 2 s or more");
 
     dashboard = Dashboard.Builder.create(this, "Dashboard").build();
     dashboard.addWidgets(
@@ -107,9 +153,27 @@ final class LakeMonitoring extends Construct {
       timings.add(lake(name, Map.of("Service", "worker"), "p50"));
       timings.add(lake(name, Map.of("Service", "worker"), "p99"));
     }
+    List<IMetric> bytes = new ArrayList<>();
+    for (String name : WORKER_BYTES) {
+      bytes.add(lake(name, Map.of("Service", "worker"), "Sum"));
+    }
+    List<IMetric> frontDoorTimes = new ArrayList<>();
+    for (String name :
+        List.of("FrontDoorPlanningMillis", "FrontDoorExecutionMillis", "FrontDoorDownloadMillis")) {
+      frontDoorTimes.add(lake(name, Map.of(), "p50"));
+      frontDoorTimes.add(lake(name, Map.of(), "p99"));
+    }
     dashboard.addWidgets(
-        graph("Worker queue wait and execution p50/p99 (ms)", timings),
-        graph("Worker duration (ms)", List.of(worker.function.metricDuration())),
+        graph("Worker phases p50/p99 (ms)", timings),
+        graph("Worker bytes scanned / produced / memory peak / spilled", bytes),
+        graph("Worker duration (ms)", List.of(worker.function.metricDuration())));
+    dashboard.addWidgets(
+        graph("Front door planning / first batch / download p50/p99 (ms)", frontDoorTimes),
+        graph(
+            "Front door bytes scanned / streamed to clients",
+            List.of(
+                lake("FrontDoorScannedBytes", Map.of(), "Sum"),
+                lake("FrontDoorEgressBytes", Map.of(), "Sum"))),
         graph("Front door server errors / unhealthy tasks", List.of(serverErrors, unhealthy)));
     dashboard.addWidgets(
         graph(

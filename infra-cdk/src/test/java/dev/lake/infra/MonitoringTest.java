@@ -19,8 +19,9 @@ class MonitoringTest {
     alarm(LakeMonitoring.FRONT_DOOR_SERVER_ERRORS, LakeMonitoring.NAMESPACE, 5);
     alarm("UnHealthyHostCount", "AWS/NetworkELB", 1);
     alarm("ApproximateAgeOfOldestMessage", "AWS/SQS", 900);
+    alarm("FrontDoorPlanningMillis", LakeMonitoring.NAMESPACE, LakeMonitoring.SLOW_PLANNING_MILLIS);
     assertThat(template.findResources("AWS::CloudWatch::Alarm").values())
-        .hasSize(6)
+        .hasSize(7)
         .allSatisfy(a -> assertThat(a.get("Properties").toString()).contains("AlarmActions"));
   }
 
@@ -45,13 +46,46 @@ class MonitoringTest {
   }
 
   @Test
-  void dashboard_showsTheWorkerPhaseHistograms() {
+  void frontDoorQueryMetrics_areExtractedFromTheAuditFieldsTheCodeWrites() {
+    // the audit fields (AuditLog) each metric filter reads, only on lines that carry them
+    assertThat(LakeMonitoring.FRONT_DOOR_QUERY_METRICS.values())
+        .containsExactlyInAnyOrder(
+            "$.planningMs",
+            "$.firstBatchMs",
+            "$.downloadMs",
+            "$.accounting.scannedBytes",
+            "$.bytes");
+    LakeMonitoring.FRONT_DOOR_QUERY_METRICS.forEach(
+        (name, field) ->
+            template.hasResourceProperties(
+                "AWS::Logs::MetricFilter",
+                Map.of(
+                    "FilterPattern",
+                    "{ ($.kind = \"audit\") && (" + field + " >= 0) }",
+                    "LogGroupName",
+                    Match.anyValue(),
+                    "MetricTransformations",
+                    java.util.List.of(
+                        Map.of(
+                            "MetricName", name,
+                            "MetricNamespace", LakeMonitoring.NAMESPACE,
+                            "MetricValue", field)))));
+  }
+
+  @Test
+  void dashboard_showsWorkerAndFrontDoorPhasesAndAccounting() {
     Map<String, Map<String, Object>> dashboards =
         template.findResources("AWS::CloudWatch::Dashboard");
     assertThat(dashboards).hasSize(1);
     String body = dashboards.values().iterator().next().toString();
-    for (String timing : LakeMonitoring.WORKER_TIMINGS) {
-      assertThat(body).contains(timing);
+    for (String metric : LakeMonitoring.WORKER_TIMINGS) {
+      assertThat(body).contains(metric);
+    }
+    for (String metric : LakeMonitoring.WORKER_BYTES) {
+      assertThat(body).contains(metric);
+    }
+    for (String metric : LakeMonitoring.FRONT_DOOR_QUERY_METRICS.keySet()) {
+      assertThat(body).contains(metric);
     }
   }
 

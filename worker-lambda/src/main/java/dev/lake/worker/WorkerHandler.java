@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +70,12 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
       Instant started = clock.instant();
       Instant deadline = started.plus(remaining);
       Outcome outcome;
+      AtomicReference<AttemptReport> attempt = new AtomicReference<>();
       try {
-        outcome = remaining.isNegative() ? Outcome.RETRY : processor.process(jobId.get(), deadline);
+        outcome =
+            remaining.isNegative()
+                ? Outcome.RETRY
+                : processor.process(jobId.get(), deadline, attempt::set);
       } catch (RuntimeException e) {
         LOG.warn("job {} could not be processed; SQS will redeliver", jobId.get(), e);
         outcome = Outcome.RETRY;
@@ -78,14 +83,19 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
       if (outcome == Outcome.RETRY) {
         failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
       }
-      metrics.job(started, jobId.get(), outcome.name(), timings(message, started));
+      metrics.job(
+          started,
+          jobId.get(),
+          outcome.name(),
+          timings(message, started),
+          Optional.ofNullable(attempt.get()));
     }
     return new SQSBatchResponse(failures);
   }
 
   /**
-   * Queue wait (SQS {@code SentTimestamp} to the start of processing) and execution (processing
-   * until now) of one message, in milliseconds.
+   * Queue wait (SQS {@code SentTimestamp} to the start of processing) and the whole processing of
+   * one message until now, in milliseconds.
    */
   private Map<String, Long> timings(SQSEvent.SQSMessage message, Instant started) {
     Map<String, Long> timings = new LinkedHashMap<>();
@@ -94,7 +104,7 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
     if (sent != null && sent.matches("[0-9]{1,15}")) {
       timings.put("QueueWaitMillis", Math.max(0, started.toEpochMilli() - Long.parseLong(sent)));
     }
-    timings.put("ExecutionMillis", Duration.between(started, clock.instant()).toMillis());
+    timings.put("ProcessingMillis", Duration.between(started, clock.instant()).toMillis());
     return timings;
   }
 

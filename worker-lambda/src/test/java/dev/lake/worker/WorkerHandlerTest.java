@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.Json;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobState;
@@ -24,7 +26,7 @@ class WorkerHandlerTest {
   private final List<String> emf = new java.util.ArrayList<>();
 
   @Test
-  void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() {
+  void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() throws Exception {
     // GIVEN one runnable job, one job held by a live worker, and a foreign message
     LocalWorkerTest scenario = new LocalWorkerTest();
     scenario.dir = dir;
@@ -58,8 +60,20 @@ class WorkerHandlerTest {
       assertThat(scenario.job(free).state()).isEqualTo(JobState.SUCCEEDED);
       // AND each job message left one EMF line (the foreign message none)
       assertThat(emf).hasSize(2);
-      assertThat(emf.get(0)).contains("\"outcome\":\"DONE\"").contains("\"ExecutionMillis\":");
-      assertThat(emf.get(1)).contains("\"outcome\":\"RETRY\"");
+      JsonNode done = Json.mapper().readTree(emf.get(0));
+      assertThat(done.get("outcome").asText()).isEqualTo("DONE");
+      assertThat(done.get("job").asText()).isEqualTo(free.jobId());
+      // the attempt's phases and accounting: the fake engine's rows, written parts timed
+      assertThat(done.get("ProcessingMillis").asLong()).isNotNegative();
+      assertThat(done.get("PlanningMillis").asLong()).isNotNegative();
+      assertThat(done.get("UploadMillis").asLong())
+          .isBetween(0L, done.get("ProcessingMillis").asLong());
+      assertThat(done.get("ResultRows").asLong()).isEqualTo(10);
+      assertThat(done.get("tenant").asText()).isEqualTo(scenario.job(free).tenant());
+      // the held job ran no attempt: timings only
+      JsonNode retried = Json.mapper().readTree(emf.get(1));
+      assertThat(retried.get("outcome").asText()).isEqualTo("RETRY");
+      assertThat(retried.has("PlanningMillis")).isFalse();
     } finally {
       scenario.closeAll();
     }

@@ -3,6 +3,7 @@ package dev.lake.worker;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
+import dev.lake.core.QueryStats;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobEnvelope;
 import dev.lake.core.job.JobState;
@@ -13,10 +14,12 @@ import dev.lake.core.job.ResultWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,9 +49,18 @@ final class Attempt {
   private final Object lock = new Object();
   private final String directory;
   private volatile QueryExecution execution;
+  private final Consumer<AttemptReport> report;
+  private final TimedObjectStore timedObjects;
+  private final long startNanos = System.nanoTime();
+  private Map<String, String> pins = Map.of();
+  private long executingNanos = -1;
+  private long writtenNanos = -1;
+  private QueryStats stats = QueryStats.NONE;
 
-  Attempt(JobProcessor p, Job claimed, Instant deadline) {
+  Attempt(JobProcessor p, Job claimed, Instant deadline, Consumer<AttemptReport> report) {
     this.p = p;
+    this.report = report;
+    this.timedObjects = new TimedObjectStore(p.objects);
     this.current = new AtomicReference<>(claimed);
     Instant own = p.clock.instant().plus(p.config.maxExecution());
     this.deadline = own.isBefore(deadline) ? own : deadline;
@@ -66,6 +78,7 @@ final class Attempt {
         p.timers.schedule(() -> stop(Stop.DEADLINE), delay, TimeUnit.MILLISECONDS);
     try {
       JobEnvelope envelope = p.envelopes.open(current.get());
+      pins = envelope.snapshots().pins();
       p.catalogs.verifyAll(envelope.principal(), envelope.snapshots());
       List<PartRef> parts;
       try (QueryExecution exec =
@@ -78,12 +91,18 @@ final class Attempt {
               // itself); without it the engine would apply its short interactive deadline
               Duration.ofMillis(delay).plusSeconds(5))) {
         execution = exec;
+        executingNanos = System.nanoTime();
         if (stop.get() != null) {
           exec.cancel();
         }
-        parts =
-            new ResultWriter(p.objects, p.config.results())
-                .writeParts(directory, exec.reader(), this::afterBatch);
+        try {
+          parts =
+              new ResultWriter(timedObjects, p.config.results())
+                  .writeParts(directory, exec.reader(), this::afterBatch);
+        } finally {
+          writtenNanos = System.nanoTime();
+          stats = exec.stats();
+        }
         checkStopped();
         return publish(exec, parts, renewal);
       }
@@ -93,7 +112,25 @@ final class Attempt {
     } finally {
       renewal.cancel(false);
       timeout.cancel(false);
+      report.accept(report());
     }
+  }
+
+  /** Where this attempt's time went (phases it never reached count zero). */
+  private AttemptReport report() {
+    Job job = current.get();
+    long planned = executingNanos < 0 ? 0 : executingNanos - startNanos;
+    long pulled = executingNanos < 0 || writtenNanos < 0 ? 0 : writtenNanos - executingNanos;
+    long upload = timedObjects.writeNanos();
+    return new AttemptReport(
+        job.id(),
+        job.tenant(),
+        pins,
+        Duration.ofNanos(planned),
+        Duration.ofNanos(Math.max(0, pulled - upload)),
+        Duration.ofNanos(upload),
+        rows.get(),
+        stats);
   }
 
   private void afterBatch(long rowsSoFar, int partsSoFar) {

@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +75,14 @@ public final class JobProcessor implements AutoCloseable {
 
   /** Processes one delivery of {@code jobId}, finishing the attempt before {@code deadline}. */
   public Outcome process(String jobId, Instant deadline) {
+    return process(jobId, deadline, r -> {});
+  }
+
+  /**
+   * {@link #process(String, Instant)}, handing {@code report} what the attempt did when this
+   * delivery ran one (not for deliveries of terminal, held or given-up jobs).
+   */
+  public Outcome process(String jobId, Instant deadline, Consumer<AttemptReport> report) {
     Optional<Job> found = jobs.find(jobId);
     if (found.isEmpty()) {
       return Outcome.DONE; // expired and reaped, or never created: nothing can run it
@@ -113,7 +122,7 @@ public final class JobProcessor implements AutoCloseable {
       return result.current().state().terminal() ? Outcome.DONE : Outcome.RETRY;
     }
     LOG.info("claimed job {} attempt {}", jobId, claimed.attempt());
-    return new Attempt(this, result.current(), deadline).run();
+    return new Attempt(this, result.current(), deadline, report).run();
   }
 
   private String newQueryId() {
