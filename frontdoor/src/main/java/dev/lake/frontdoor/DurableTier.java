@@ -6,6 +6,7 @@ import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
 import dev.lake.core.job.DurableQueries;
 import dev.lake.core.job.EnvelopeSealer;
+import dev.lake.core.job.Job;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
 import dev.lake.core.job.ResultSweeper;
@@ -19,8 +20,10 @@ import dev.lake.worker.JobProcessor;
 import dev.lake.worker.WorkerRunner;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,8 +89,9 @@ final class DurableTier implements AutoCloseable {
     DurableTier tier = start(ports, components, config, clock);
     int resent = 0;
     for (String id : jobs.ids()) {
-      if (jobs.find(id).filter(j -> !j.state().terminal()).isPresent()) {
-        queue.send(id);
+      Optional<Job> unfinished = jobs.find(id).filter(j -> !j.state().terminal());
+      if (unfinished.isPresent()) {
+        queue.send(id, unfinished.get().tenant(), Duration.ZERO);
         resent++;
       }
     }

@@ -24,13 +24,16 @@ import org.slf4j.LoggerFactory;
  * The Lambda entry point: an SQS batch of job ids in, partial batch failures out (the function's
  * event source mapping must enable {@code ReportBatchItemFailures}). Messages of terminal or
  * finished jobs succeed; a job another worker holds, or one handed back after a transient failure,
- * is reported as failed so SQS redelivers it after the visibility timeout. Each job's deadline
- * stays {@link WorkerConfig#lambdaMargin()} below the invocation's remaining time.
+ * is reported as failed so SQS redelivers it after the visibility timeout; a job the execution
+ * lease defers is sent again with a delay of {@link WorkerConfig#retryDelay()} and its message
+ * succeeds. Each job's deadline stays {@link WorkerConfig#lambdaMargin()} below the invocation's
+ * remaining time.
  */
 public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerHandler.class);
 
   private final JobProcessor processor;
+  private final JobQueue queue;
   private final WorkerConfig config;
   private final Clock clock;
   private final EmfMetrics metrics;
@@ -40,16 +43,27 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
    * {@code LAKE_*} environment variables (the same settings as {@code bin/lake worker}).
    */
   public WorkerHandler() {
-    this(Holder.PROCESS.processor(), Holder.PROCESS.config(), Clock.systemUTC());
+    this(
+        Holder.PROCESS.processor(),
+        Holder.PROCESS.queue(),
+        Holder.PROCESS.config(),
+        Clock.systemUTC());
   }
 
-  public WorkerHandler(JobProcessor processor, WorkerConfig config, Clock clock) {
-    this(processor, config, clock, EmfMetrics.stdout());
+  /** {@code queue} is the job queue the event source reads: deferred jobs are sent to it again. */
+  public WorkerHandler(JobProcessor processor, JobQueue queue, WorkerConfig config, Clock clock) {
+    this(processor, queue, config, clock, EmfMetrics.stdout());
   }
 
-  WorkerHandler(JobProcessor processor, WorkerConfig config, Clock clock, EmfMetrics metrics) {
+  WorkerHandler(
+      JobProcessor processor,
+      JobQueue queue,
+      WorkerConfig config,
+      Clock clock,
+      EmfMetrics metrics) {
     this.metrics = requireNonNull(metrics, "metrics is null");
     this.processor = requireNonNull(processor, "processor is null");
+    this.queue = requireNonNull(queue, "queue is null");
     this.config = requireNonNull(config, "config is null");
     this.clock = requireNonNull(clock, "clock is null");
   }
@@ -79,6 +93,16 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
       } catch (RuntimeException e) {
         LOG.warn("job {} could not be processed; SQS will redeliver", jobId.get(), e);
         outcome = Outcome.RETRY;
+      }
+      if (outcome == Outcome.DEFER) {
+        // the execution lease is full: a new, delayed message, so that waiting never counts
+        // toward the queue's redrive to the dead-letter queue; this one then succeeds
+        try {
+          queue.send(jobId.get(), JobQueue.tenantOf(message.getBody()), config.retryDelay());
+        } catch (RuntimeException e) {
+          LOG.warn("job {} could not be deferred; SQS will redeliver", jobId.get(), e);
+          outcome = Outcome.RETRY;
+        }
       }
       if (outcome == Outcome.RETRY) {
         failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));

@@ -45,6 +45,7 @@ class WorkerHandlerTest {
       WorkerHandler handler =
           new WorkerHandler(
               scenario.processor("lambda", new FakeEngine(1, 10, Duration.ZERO), config),
+              scenario.ports.queue(),
               config,
               Clock.systemUTC(),
               new EmfMetrics(emf::add));

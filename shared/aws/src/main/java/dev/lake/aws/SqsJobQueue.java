@@ -16,7 +16,10 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 /**
  * {@link JobQueue} on one SQS queue. Bodies are {@link JobQueue#body}; messages that are not lake
  * job messages are deleted on receipt (they could never succeed). Redrive to a dead-letter queue
- * after {@code maxReceiveCount} is configured on the queue, not here.
+ * after {@code maxReceiveCount} is configured on the queue, not here; a deferred job ({@link
+ * JobQueue#defer}) is a new, delayed message, so waiting for the execution lease never counts
+ * toward it. SQS hands messages out in no fair order: fairness across tenants comes from the
+ * per-tenant execution lease (see docs/async.md).
  */
 public final class SqsJobQueue implements JobQueue {
   private final SqsClient sqs;
@@ -28,9 +31,13 @@ public final class SqsJobQueue implements JobQueue {
   }
 
   @Override
-  public void send(String jobId) {
+  public void send(String jobId, String tenant, Duration delay) {
+    // SQS delays a message by at most 15 minutes
+    int seconds = (int) Math.min(900, Math.max(0, (delay.toMillis() + 999) / 1000));
     try {
-      sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(JobQueue.body(jobId)));
+      sqs.sendMessage(
+          b ->
+              b.queueUrl(queueUrl).messageBody(JobQueue.body(jobId, tenant)).delaySeconds(seconds));
     } catch (SdkException e) {
       throw unavailable(e);
     }
@@ -67,7 +74,9 @@ public final class SqsJobQueue implements JobQueue {
           Integer.parseInt(
               m.attributes()
                   .getOrDefault(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"));
-      out.add(new JobQueue.Message(jobId.get(), m.receiptHandle(), Math.max(1, count)));
+      out.add(
+          new JobQueue.Message(
+              jobId.get(), JobQueue.tenantOf(m.body()), m.receiptHandle(), Math.max(1, count)));
     }
     return out;
   }

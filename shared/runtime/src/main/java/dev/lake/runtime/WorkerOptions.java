@@ -40,7 +40,7 @@ public final class WorkerOptions {
   @Option(
       names = "--worker-retry-delay-seconds",
       defaultValue = "5",
-      description = "How long a handed-back job stays invisible (0 - 900 s).")
+      description = "How long a handed-back or deferred job stays invisible (0 - 900 s).")
   long retryDelaySeconds;
 
   @Option(
@@ -48,6 +48,22 @@ public final class WorkerOptions {
       defaultValue = "2",
       description = "Jobs one bin/lake worker process runs at a time (1 - 256).")
   int threads;
+
+  @Option(
+      names = "--worker-max-running",
+      defaultValue = "" + WorkerConfig.DEFAULT_MAX_RUNNING,
+      description =
+          "Durable jobs running at once across every worker, counted in the job store (1 -"
+              + " 10,000); beyond it a job stays pending and is retried later.")
+  int maxRunning;
+
+  @Option(
+      names = "--worker-max-running-per-tenant",
+      defaultValue = "" + WorkerConfig.DEFAULT_MAX_RUNNING_PER_TENANT,
+      description =
+          "Durable jobs of one tenant running at once across every worker (1 - 10,000); keep it"
+              + " below the number of workers so that no tenant holds them all.")
+  int maxRunningPerTenant;
 
   /** The validated worker settings, writing results under {@code resultPrefix}. */
   public WorkerConfig config(String resultPrefix) {
@@ -59,6 +75,8 @@ public final class WorkerOptions {
         .maxAttempts(maxAttempts)
         .retryDelay(Duration.ofSeconds(retryDelaySeconds))
         .resultPrefix(resultPrefix)
+        .maxRunning(maxRunning)
+        .maxRunningPerTenant(maxRunningPerTenant)
         .build();
   }
 

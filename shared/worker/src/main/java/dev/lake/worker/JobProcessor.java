@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * polling, in-process queue). Idempotent: the job store decides. A delivery of a terminal job is
  * acknowledged; a job another worker holds under a live lease is retried later; a PENDING job, or a
  * RUNNING one whose lease expired (its worker died), is claimed by compare-and-set (attempt + 1, a
- * fresh random result directory) and run by an {@link Attempt}.
+ * fresh random result directory) within the execution lease ({@link WorkerConfig#maxRunning},
+ * {@link WorkerConfig#maxRunningPerTenant}) and run by an {@link Attempt}; a full lease defers it.
  */
 public final class JobProcessor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobProcessor.class);
@@ -117,7 +118,20 @@ public final class JobProcessor implements AutoCloseable {
       return Outcome.DONE;
     }
     Job claimed = job.claim(workerId, now.plus(config.lease()), newQueryId(), now);
-    JobStore.CasResult result = jobs.compareAndSet(job.version(), claimed);
+    // the shared execution lease: the claim is counted against the running bounds in the same
+    // write; a full lease leaves the job PENDING (no attempt used) and its delivery deferred. A
+    // RUNNING job whose worker died keeps its place, so taking it over is never refused.
+    JobStore.CasResult result = jobs.compareAndSet(job.version(), claimed, config.runningLimits());
+    if (result instanceof JobStore.CasResult.Refused refused) {
+      LOG.info(
+          "job {} deferred: {} of tenant {} at {} of {}",
+          jobId,
+          refused.reached().limit(),
+          refused.reached().tenant(),
+          refused.reached().held(),
+          refused.reached().max());
+      return Outcome.DEFER;
+    }
     if (!result.applied()) {
       return result.current().state().terminal() ? Outcome.DONE : Outcome.RETRY;
     }

@@ -5,5 +5,11 @@ public enum Outcome {
   /** The job is terminal (or gone): delete the message. */
   DONE,
   /** Another worker holds it, or it was handed back after a transient failure: redeliver later. */
-  RETRY
+  RETRY,
+  /**
+   * The execution lease is full: the job stays PENDING and is delivered again after the retry
+   * delay, as a new message ({@code JobQueue.defer}) so that waiting never counts as a failed
+   * receive.
+   */
+  DEFER
 }

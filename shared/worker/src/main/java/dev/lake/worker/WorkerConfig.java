@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
 import dev.lake.core.job.DurableConfig;
+import dev.lake.core.job.JobLimits;
 import dev.lake.core.job.ResultConfig;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
@@ -19,9 +20,15 @@ import java.time.Duration;
  * @param lambdaMargin time kept in reserve before the Lambda timeout (default 20 s, 1 s - 5 min)
  * @param maxAttempts claims of one job before FAILED, counting transient (EXTERNAL) failures and
  *     workers that died with the job (lease expired) alike (default 3, 1 - 20)
- * @param retryDelay how long a handed-back job stays invisible (default 5 s, 0 - 15 min)
+ * @param retryDelay how long a handed-back or deferred job stays invisible (default 5 s, 0 - 15
+ *     min)
  * @param resultPrefix object-key prefix of results; must equal the front door's
  * @param results part and message bounds; must equal the front door's
+ * @param maxRunning the shared execution lease: jobs running at once across every worker of the
+ *     deployment, counted in the job store (default 64, 1 - 10,000); a claim beyond it leaves the
+ *     job PENDING and defers its message by {@code retryDelay}
+ * @param maxRunningPerTenant jobs of one tenant running at once across every worker (default 8, 1 -
+ *     10,000); kept below the number of workers, a greedy tenant never holds them all
  */
 @RecordBuilder
 public record WorkerConfig(
@@ -32,7 +39,9 @@ public record WorkerConfig(
     @RecordBuilder.Initializer("DEFAULT_MAX_ATTEMPTS") int maxAttempts,
     @RecordBuilder.Initializer("DEFAULT_RETRY_DELAY") Duration retryDelay,
     @RecordBuilder.Initializer("DEFAULT_RESULT_PREFIX") String resultPrefix,
-    @RecordBuilder.Initializer("DEFAULT_RESULTS") ResultConfig results)
+    @RecordBuilder.Initializer("DEFAULT_RESULTS") ResultConfig results,
+    @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING") int maxRunning,
+    @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING_PER_TENANT") int maxRunningPerTenant)
     implements WorkerConfigBuilder.With {
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
   public static final Duration DEFAULT_RENEW_EVERY = Duration.ofSeconds(15);
@@ -42,6 +51,9 @@ public record WorkerConfig(
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
   public static final String DEFAULT_RESULT_PREFIX = DurableConfig.DEFAULT_RESULT_PREFIX;
   public static final ResultConfig DEFAULT_RESULTS = ResultConfig.defaults();
+  public static final int DEFAULT_MAX_RUNNING = 64;
+  public static final int DEFAULT_MAX_RUNNING_PER_TENANT = 8;
+  public static final int MAX_RUNNING = 10_000;
 
   public WorkerConfig {
     requireNonNull(lease, "lease is null");
@@ -57,6 +69,13 @@ public record WorkerConfig(
     Bounds.check("lambdaMargin", lambdaMargin, Duration.ofSeconds(1), Duration.ofMinutes(5));
     Bounds.check("retryDelay", retryDelay, Duration.ZERO, Duration.ofMinutes(15));
     Bounds.check("maxAttempts", maxAttempts, 1, 20);
+    Bounds.check("maxRunning", maxRunning, 1, MAX_RUNNING);
+    Bounds.check("maxRunningPerTenant", maxRunningPerTenant, 1, MAX_RUNNING);
+  }
+
+  /** The execution lease as job-store limits (a claim). */
+  public JobLimits runningLimits() {
+    return JobLimits.running(maxRunningPerTenant, maxRunning);
   }
 
   public static WorkerConfig defaults() {

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Drives a {@link JobProcessor} from a {@link JobQueue} outside Lambda: the in-process consumer of
  * local mode (over {@code InProcessJobQueue}) and {@code bin/lake worker} (over SQS, built by
  * lake-runtime's {@code WorkerMain}). Each thread receives one message at a time, keeps it
- * invisible while its job runs, then acknowledges it or hands it back after {@link
- * WorkerConfig#retryDelay()}.
+ * invisible while its job runs, then acknowledges it, hands it back after {@link
+ * WorkerConfig#retryDelay()}, or defers it by as much when the execution lease is full.
  */
 public final class WorkerRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerRunner.class);
@@ -88,10 +88,10 @@ public final class WorkerRunner implements AutoCloseable {
     } finally {
       keepHidden.cancel(false);
     }
-    if (outcome == Outcome.DONE) {
-      queue.ack(m);
-    } else {
-      queue.nack(m, config.retryDelay());
+    switch (outcome) {
+      case DONE -> queue.ack(m);
+      case DEFER -> queue.defer(m, config.retryDelay());
+      case RETRY -> queue.nack(m, config.retryDelay());
     }
   }
 

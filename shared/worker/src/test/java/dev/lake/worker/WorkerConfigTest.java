@@ -17,6 +17,17 @@ class WorkerConfigTest {
     assertThat(c.maxAttempts()).isEqualTo(3);
     assertThat(c.retryDelay()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.resultPrefix()).isEqualTo("results");
+    assertThat(c.maxRunning()).isEqualTo(64);
+    assertThat(c.maxRunningPerTenant()).isEqualTo(8);
+    assertThat(c.runningLimits()).isEqualTo(dev.lake.core.job.JobLimits.running(8, 64));
+  }
+
+  @Test
+  void executionLease_outOfRange_isRejected_namingTheValue() {
+    assertThatThrownBy(() -> WorkerConfig.defaults().withMaxRunning(0))
+        .hasMessage("maxRunning must be between 1 and 10000: 0");
+    assertThatThrownBy(() -> WorkerConfig.defaults().withMaxRunningPerTenant(10_001))
+        .hasMessage("maxRunningPerTenant must be between 1 and 10000: 10001");
   }
 
   @Test

@@ -181,8 +181,8 @@ abstract class WorkerScenarios {
     JobQueue recording =
         new JobQueue() {
           @Override
-          public void send(String jobId) {
-            queue.send(jobId);
+          public void send(String jobId, String tenant, Duration delay) {
+            queue.send(jobId, tenant, delay);
           }
 
           @Override
@@ -393,6 +393,64 @@ abstract class WorkerScenarios {
         .contains("stopped its worker 2 times")
         .contains("not retried");
     assertThat(job(submitted).attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void fullExecutionLease_leavesTheJobPending_andDefersItsDelivery_untilAPlaceFrees() {
+    // GIVEN a tenant of its own with one job running elsewhere, one running place per tenant
+    setUp();
+    Principal tenant =
+        Principal.of(
+            "t" + UUID.randomUUID().toString().substring(0, 8), "alice", Set.of("lake.sales"));
+    WorkerConfig config = config(3, Duration.ofSeconds(30)).withMaxRunningPerTenant(1);
+    JobStatus first = submit(tenant);
+    JobStatus second = submit(tenant);
+    JobProcessor worker = processor("w1", new FakeEngine(1, 10, Duration.ZERO), config);
+    Job held = job(first);
+    Job running = held.claim("elsewhere", later(), "qheld", clock.instant());
+    assertThat(
+            ports.jobs().compareAndSet(held.version(), running, config.runningLimits()).applied())
+        .isTrue();
+    // WHEN a worker receives the second job's delivery
+    Poll.until(Duration.ofSeconds(10), () -> receiveJob(second.jobId()).isPresent(), "delivered");
+    JobQueue.Message delivery = lastDelivery;
+    Outcome outcome = worker.process(second.jobId(), later());
+    // THEN it is deferred, not failed: still PENDING, no attempt used
+    assertThat(outcome).isEqualTo(Outcome.DEFER);
+    assertThat(job(second).state()).isEqualTo(JobState.PENDING);
+    assertThat(job(second).attempt()).isZero();
+    // AND the deferred delivery comes back as a new message, not one more receive of the old one
+    ports.queue().defer(delivery, Duration.ZERO);
+    Poll.until(Duration.ofSeconds(10), () -> receiveJob(second.jobId()).isPresent(), "redelivered");
+    assertThat(lastDelivery.receiveCount()).isEqualTo(1);
+    assertThat(lastDelivery.tenant()).isEqualTo(tenant.tenant());
+    // AND once the running job finishes, the next delivery runs it
+    ports.jobs().compareAndSet(running.version(), running.cancel(clock.instant()));
+    assertThat(worker.process(second.jobId(), later())).isEqualTo(Outcome.DONE);
+    assertThat(job(second).state()).isEqualTo(JobState.SUCCEEDED);
+  }
+
+  private JobQueue.Message lastDelivery;
+
+  /** Receives once; the delivery of {@code jobId}, if it was among them (kept in lastDelivery). */
+  private Optional<JobQueue.Message> receiveJob(String jobId) {
+    for (JobQueue.Message m : ports.queue().receive(10, Duration.ofMillis(200))) {
+      if (m.jobId().equals(jobId)) {
+        lastDelivery = m;
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
+  }
+
+  JobStatus submit(Principal principal) {
+    return durable.submit(
+        principal,
+        QUERY,
+        List.of(),
+        SNAPSHOTS,
+        TestArrow.SCHEMA,
+        Optional.of(UUID.randomUUID().toString()));
   }
 
   @Test

@@ -120,7 +120,7 @@ public final class DurableQueries {
         && (started.byThisCall() || !job.updatedAt().isAfter(now.minus(REQUEUE_AFTER)))) {
       // sent when this call created or restarted the job; a resend or re-poll of a job that is
       // merely waiting sends nothing, except to heal a lost enqueue once it waited REQUEUE_AFTER
-      queue.send(job.id());
+      queue.send(job.id(), job.tenant(), Duration.ZERO);
     }
     return status(principal, job);
   }

@@ -12,7 +12,27 @@ import java.util.List;
  * the job store, not the queue, decides who runs a job.
  */
 public interface JobQueue {
-  void send(String jobId);
+  /** Enqueues a job of no known tenant (all such jobs share one place in the fair order). */
+  default void send(String jobId) {
+    send(jobId, "", Duration.ZERO);
+  }
+
+  /**
+   * Enqueues {@code jobId} of {@code tenant}, receivable after {@code delay} (at most 15 min). The
+   * in-process queue hands jobs out round-robin over tenants; SQS carries the tenant in the body.
+   */
+  void send(String jobId, String tenant, Duration delay);
+
+  /**
+   * Hands a job back for later without counting it as another receive: enqueues it again after
+   * {@code delay}, then deletes this delivery (a crash in between leaves a duplicate, which the job
+   * store makes harmless). For a job whose run was deferred (the execution lease is full), so that
+   * a queue's redrive to a dead-letter queue counts failures, not waits.
+   */
+  default void defer(Message message, Duration delay) {
+    send(message.jobId(), message.tenant(), delay);
+    ack(message);
+  }
 
   /** Up to {@code max} messages, waiting at most {@code wait} for the first. */
   List<Message> receive(int max, Duration wait);
@@ -28,8 +48,31 @@ public interface JobQueue {
 
   /** The message body for {@code jobId}: {@code {"v":1,"jobId":"..."}}. */
   static String body(String jobId) {
+    return body(jobId, "");
+  }
+
+  /**
+   * The message body for {@code jobId} of {@code tenant}: {@code
+   * {"v":1,"jobId":"...","tenant":"..."}}.
+   */
+  static String body(String jobId, String tenant) {
     requireNonNull(jobId, "jobId is null");
-    return "{\"v\":1,\"jobId\":\"" + jobId + "\"}";
+    requireNonNull(tenant, "tenant is null");
+    com.fasterxml.jackson.databind.node.ObjectNode n =
+        dev.lake.core.Json.mapper().createObjectNode().put("v", 1).put("jobId", jobId);
+    if (!tenant.isEmpty()) {
+      n.put("tenant", tenant);
+    }
+    return n.toString();
+  }
+
+  /** The tenant a message body names, {@code ""} when none. */
+  static String tenantOf(String body) {
+    try {
+      return dev.lake.core.Json.mapper().readTree(body).path("tenant").asText("");
+    } catch (java.io.IOException | RuntimeException e) {
+      return "";
+    }
   }
 
   /** The job id of a message body, or empty when it is not a lake job message. */
@@ -45,10 +88,11 @@ public interface JobQueue {
     }
   }
 
-  /** One delivery of a job id. */
-  record Message(String jobId, String receipt, int receiveCount) {
+  /** One delivery of a job id ({@code tenant} is {@code ""} when the sender named none). */
+  record Message(String jobId, String tenant, String receipt, int receiveCount) {
     public Message {
       requireNonNull(jobId, "jobId is null");
+      requireNonNull(tenant, "tenant is null");
       requireNonNull(receipt, "receipt is null");
       if (receiveCount < 1) {
         throw new IllegalArgumentException("receiveCount must be >= 1: " + receiveCount);

@@ -6,11 +6,12 @@ import dev.lake.core.job.JobQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -18,20 +19,27 @@ import java.util.UUID;
  * message is invisible for the visibility timeout and comes back unless acknowledged; every
  * delivery gets a new receipt and an old receipt no longer acknowledges. Not durable: after a
  * restart, unfinished jobs are re-enqueued from the job store.
+ *
+ * <p>Fair: receives go round-robin over the tenants with a visible message (in tenant-name order,
+ * starting after the tenant served last), oldest message first within a tenant. However many jobs a
+ * greedy tenant queued, another tenant's job is handed to the next free worker but one.
  */
 public final class InProcessJobQueue implements JobQueue {
   private final Duration visibilityTimeout;
   private final Clock clock;
   private final Map<String, Entry> entries = new LinkedHashMap<>();
+  private String servedLast = "";
 
   private static final class Entry {
     final String jobId;
+    final String tenant;
     Instant visibleAt;
     String receipt;
     int receiveCount;
 
-    Entry(String jobId, Instant visibleAt) {
+    Entry(String jobId, String tenant, Instant visibleAt) {
       this.jobId = jobId;
+      this.tenant = tenant;
       this.visibleAt = visibleAt;
     }
   }
@@ -45,14 +53,16 @@ public final class InProcessJobQueue implements JobQueue {
   }
 
   @Override
-  public synchronized void send(String jobId) {
+  public synchronized void send(String jobId, String tenant, Duration delay) {
     requireNonNull(jobId, "jobId is null");
+    requireNonNull(tenant, "tenant is null");
+    requireNonNull(delay, "delay is null");
     Instant now = clock.instant();
     if (entries.values().stream()
         .anyMatch(e -> e.jobId.equals(jobId) && !e.visibleAt.isAfter(now))) {
       return; // one waiting message per job: a duplicate would only be claimed and dropped
     }
-    entries.put(UUID.randomUUID().toString(), new Entry(jobId, clock.instant()));
+    entries.put(UUID.randomUUID().toString(), new Entry(jobId, tenant, now.plus(delay)));
     notifyAll();
   }
 
@@ -82,16 +92,27 @@ public final class InProcessJobQueue implements JobQueue {
 
   private List<Message> take(int max) {
     Instant now = clock.instant();
-    List<Message> out = new ArrayList<>();
-    for (Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
-        it.hasNext() && out.size() < max; ) {
-      Entry e = it.next().getValue();
+    // the oldest visible message of each tenant, then the next, ... in round-robin order
+    TreeMap<String, ArrayDeque<Entry>> visible = new TreeMap<>();
+    for (Entry e : entries.values()) {
       if (!e.visibleAt.isAfter(now)) {
-        e.receiveCount++;
-        e.receipt = UUID.randomUUID().toString();
-        e.visibleAt = now.plus(visibilityTimeout);
-        out.add(new Message(e.jobId, e.receipt, e.receiveCount));
+        visible.computeIfAbsent(e.tenant, t -> new ArrayDeque<>()).add(e);
       }
+    }
+    List<Message> out = new ArrayList<>();
+    while (out.size() < max && !visible.isEmpty()) {
+      String tenant = visible.higherKey(servedLast);
+      tenant = tenant == null ? visible.firstKey() : tenant;
+      ArrayDeque<Entry> queue = visible.get(tenant);
+      Entry e = queue.poll();
+      if (queue.isEmpty()) {
+        visible.remove(tenant);
+      }
+      servedLast = tenant;
+      e.receiveCount++;
+      e.receipt = UUID.randomUUID().toString();
+      e.visibleAt = now.plus(visibilityTimeout);
+      out.add(new Message(e.jobId, e.tenant, e.receipt, e.receiveCount));
     }
     return out;
   }
