@@ -14,7 +14,9 @@ fi
 PORT="${1:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}"
 LOG="${TMPDIR:-/tmp}/lake-moto.log"
 PIDFILE="${TMPDIR:-/tmp}/lake-moto.pid"
-"$MOTO" -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
+# lake's sitecustomize makes moto's DynamoDB linearizable (see the file for why).
+SITE="$(cd "$(dirname "$0")/.." && pwd)/shared/aws/src/main/resources/dev/lake/aws/moto"
+PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" "$MOTO" -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
 echo $! >"$PIDFILE"
 for _ in $(seq 1 200); do
   if curl -fsS "http://127.0.0.1:$PORT/moto-api/data.json" >/dev/null 2>&1; then

@@ -2,9 +2,11 @@ package dev.lake.aws;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -15,6 +17,11 @@ import java.util.concurrent.TimeUnit;
  * or LocalStack started by someone else, left running on close), or a {@code moto_server} child
  * process on a free loopback port (stopped on close). moto is found on {@code PATH} or under
  * pyenv's shims.
+ *
+ * <p>The moto child runs with lake's {@code sitecustomize.py} on {@code PYTHONPATH}, which makes
+ * moto's DynamoDB linearizable as the real service is (moto's TransactWriteItems is not atomic
+ * under concurrent requests: a failed transaction restores a stale copy of the table). The file
+ * says why.
  */
 public final class AwsEmulator implements AutoCloseable {
   /** The variable naming an already running emulator. */
@@ -51,17 +58,40 @@ public final class AwsEmulator implements AutoCloseable {
       try (ServerSocket socket = new ServerSocket(0)) {
         port = socket.getLocalPort();
       }
-      Process p =
+      ProcessBuilder builder =
           new ProcessBuilder(binary, "-H", "127.0.0.1", "-p", Integer.toString(port))
               .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
+              .redirectOutput(log.toFile());
+      String pythonPath = serializingSiteDirectory().toString();
+      String inherited = builder.environment().get("PYTHONPATH");
+      builder
+          .environment()
+          .put(
+              "PYTHONPATH",
+              inherited == null || inherited.isBlank()
+                  ? pythonPath
+                  : pythonPath + File.pathSeparator + inherited);
+      Process p = builder.start();
       URI uri = URI.create("http://127.0.0.1:" + port);
       awaitUp(uri, Duration.ofSeconds(30), p);
       return new AwsEmulator(uri, Optional.of(p));
     } catch (IOException e) {
       throw new IllegalStateException("cannot start moto_server (" + binary + ")", e);
     }
+  }
+
+  /** A fresh directory holding lake's {@code sitecustomize.py} for the moto child. */
+  static Path serializingSiteDirectory() throws IOException {
+    Path dir = Files.createTempDirectory("lake-moto-site-");
+    try (InputStream in = AwsEmulator.class.getResourceAsStream("moto/sitecustomize.py")) {
+      if (in == null) {
+        throw new IllegalStateException("dev/lake/aws/moto/sitecustomize.py missing from lake-aws");
+      }
+      Files.copy(in, dir.resolve("sitecustomize.py"));
+    }
+    dir.resolve("sitecustomize.py").toFile().deleteOnExit();
+    dir.toFile().deleteOnExit();
+    return dir;
   }
 
   public URI endpoint() {
