@@ -43,7 +43,15 @@ final class GreedyClient implements Runnable {
         + " WHERE a.l_orderkey + b.l_orderkey <> c.l_partkey",
     "SELECT count(*) FROM range(1000000000000000)"
   };
-  static final String MEMORY_HOG = "SELECT list(range) AS l FROM range(400000000)";
+
+  /**
+   * A list of 10^8 distinct strings of about 1 KiB each (100 GB): every row adds a KiB, so it meets
+   * any engine memory limit within a few million rows.
+   */
+  static final String MEMORY_HOG =
+      "SELECT list(s || range::VARCHAR) AS l FROM (SELECT '"
+          + "x".repeat(1000)
+          + "' AS s, range FROM range(100000000))";
 
   private final FlightClient flight;
   private final FlightSqlClient client;
