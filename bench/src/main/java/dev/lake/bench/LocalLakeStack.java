@@ -103,15 +103,20 @@ final class LocalLakeStack implements LakeStack {
       } else {
         icebergReason = "not built yet: Iceberg federation (shared/iceberg, shared/iceberg-demo)";
       }
-      // The engine's snapshot cache is off by default, as in bin/lake local;
-      // LAKE_BENCH_SNAPSHOT_CACHE_MB measures lake with it on (--snapshot-cache-mb of the CLI).
-      long cacheMb =
-          Long.parseLong(System.getenv().getOrDefault("LAKE_BENCH_SNAPSHOT_CACHE_MB", "0").trim());
+      // The engine's snapshot cache as shipped (a quarter of the engine memory, copies made in the
+      // background on a snapshot's second read); LAKE_BENCH_SNAPSHOT_CACHE_MB=N sets it (0 = off),
+      // like --snapshot-cache-mb of the CLI.
+      String cacheMb = System.getenv().getOrDefault("LAKE_BENCH_SNAPSHOT_CACHE_MB", "").trim();
+      EngineConfig shipped = EngineConfig.defaults(dataDir.resolve("spill"));
       EngineConfig engine =
-          EngineConfig.defaults(dataDir.resolve("spill")).withSnapshotCacheBytes(cacheMb << 20);
+          cacheMb.isEmpty()
+              ? shipped
+              : shipped.withSnapshotCacheBytes(Long.parseLong(cacheMb) << 20);
       context.note(
           "engine snapshot cache: %s",
-          cacheMb == 0 ? "off (default)" : cacheMb + " MiB (LAKE_BENCH_SNAPSHOT_CACHE_MB)");
+          cacheMb.isEmpty()
+              ? (engine.snapshotCacheBytes() >> 20) + " MiB (default)"
+              : cacheMb + " MiB (LAKE_BENCH_SNAPSHOT_CACHE_MB)");
       // Result reuse (on by default in bin/lake local) would answer every repeated bench query
       // from a stored result while the DuckDB baselines execute each time, so the bench runs lake
       // with it off; LAKE_BENCH_RESULT_REUSE_MB=N measures it on.

@@ -34,8 +34,14 @@ class EngineOptionsTest {
   }
 
   @Test
-  void snapshotCache_isOffByDefault() {
-    assertThat(parse().engineConfig(Path.of("/tmp/spill")).snapshotCacheBytes()).isZero();
+  void snapshotCache_isOnByDefault_withAQuarterOfTheEngineMemory_andZeroTurnsItOff() {
+    var defaults = parse().engineConfig(Path.of("/tmp/spill"));
+    assertThat(defaults.snapshotCacheBytes()).isEqualTo(defaults.memoryLimitBytes() / 4);
+    assertThat(
+            parse("--snapshot-cache-mb", "0")
+                .engineConfig(Path.of("/tmp/spill"))
+                .snapshotCacheBytes())
+        .isZero();
   }
 
   @Test

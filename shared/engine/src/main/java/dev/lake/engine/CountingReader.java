@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
@@ -22,12 +23,24 @@ final class CountingReader extends ArrowReader {
   private final ArrowReader source;
   private final AtomicLong bytes;
   private final long budget;
+  private final LongConsumer onBatch;
 
   CountingReader(BufferAllocator allocator, ArrowReader source, AtomicLong bytes, long budget) {
+    this(allocator, source, bytes, budget, n -> {});
+  }
+
+  /** As above; {@code onBatch} is told the bytes of every batch before the budget is checked. */
+  CountingReader(
+      BufferAllocator allocator,
+      ArrowReader source,
+      AtomicLong bytes,
+      long budget,
+      LongConsumer onBatch) {
     super(allocator);
     this.source = source;
     this.bytes = bytes;
     this.budget = budget;
+    this.onBatch = onBatch;
   }
 
   @Override
@@ -40,7 +53,9 @@ final class CountingReader extends ArrowReader {
     if (!source.loadNextBatch()) {
       return false;
     }
-    if (bytes.addAndGet(ExecutionAccounting.bytes(source.getVectorSchemaRoot())) > budget) {
+    long n = ExecutionAccounting.bytes(source.getVectorSchemaRoot());
+    onBatch.accept(n);
+    if (bytes.addAndGet(n) > budget) {
       throw new IOException(OVER_BUDGET);
     }
     return true;

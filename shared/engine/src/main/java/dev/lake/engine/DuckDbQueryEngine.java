@@ -10,7 +10,6 @@ import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.Snapshot;
-import dev.lake.core.SnapshotProbe;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
@@ -66,6 +65,12 @@ public final class DuckDbQueryEngine implements QueryEngine {
           });
 
   public DuckDbQueryEngine(EngineConfig config, List<TableReader> readers) {
+    this(config, readers, SnapshotCacheSettings.defaults());
+  }
+
+  /** As above, with the snapshot cache's fill and expiry settings (tests). */
+  DuckDbQueryEngine(
+      EngineConfig config, List<TableReader> readers, SnapshotCacheSettings cacheSettings) {
     this.config = requireNonNull(config, "config is null");
     this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
     try {
@@ -105,7 +110,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
     snapshotCache =
         config.snapshotCacheBytes() > 0
-            ? new SnapshotCache(database, planAllocator, config.snapshotCacheBytes())
+            ? new SnapshotCache(database, planAllocator, config.snapshotCacheBytes(), cacheSettings)
             : null;
   }
 
@@ -196,34 +201,20 @@ public final class DuckDbQueryEngine implements QueryEngine {
     Map<TableRef, String> cachedNames = new LinkedHashMap<>();
     ExecutionAccounting accounting = new ExecutionAccounting(gauge);
     try {
+      // EXPLAIN reads no data, so it never uses or makes a copy
+      if (snapshotCache != null && query.kind() == AdmittedQuery.Kind.SELECT) {
+        CachedInputs.acquire(
+            snapshotCache, query, snapshots, plan, this::reader, config, leases, cachedNames);
+      }
       for (TableRef ref : query.tables()) {
-        Snapshot snapshot = snapshots.resolve(ref);
-        TableReader reader = reader(snapshot);
-        // EXPLAIN reads no data, so it never materializes a copy
-        if (snapshotCache != null
-            && query.kind() == AdmittedQuery.Kind.SELECT
-            && reader instanceof SnapshotProbe probe) {
-          Optional<SnapshotCache.Table> table =
-              snapshotCache.acquire(
-                  ref,
-                  snapshot,
-                  plan.columns(ref),
-                  plan.schema(ref).getFields().stream().map(f -> f.getName()).toList(),
-                  reader,
-                  probe,
-                  config.batchSize(),
-                  config.scanParallelism());
-          if (table.isPresent()) {
-            leases.add(table.get()::release);
-            cachedNames.put(ref, table.get().name());
-            continue;
+        if (!cachedNames.containsKey(ref)) {
+          Snapshot snapshot = snapshots.resolve(ref);
+          List<ArrowReader> scans = new ArrayList<>();
+          for (ArrowReader r : reader(snapshot).scan(ref, snapshot, plan.request(ref), child)) {
+            scans.add(new CountingReader(child, r, accounting.scanned(), Long.MAX_VALUE));
           }
+          inputs.put(ref, scans);
         }
-        List<ArrowReader> scans = new ArrayList<>();
-        for (ArrowReader r : reader.scan(ref, snapshot, plan.request(ref), child)) {
-          scans.add(new CountingReader(child, r, accounting.scanned(), Long.MAX_VALUE));
-        }
-        inputs.put(ref, scans);
       }
     } catch (RuntimeException e) {
       for (List<ArrowReader> list : inputs.values()) {

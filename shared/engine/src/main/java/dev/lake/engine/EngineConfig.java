@@ -18,8 +18,8 @@ import java.time.Duration;
  * @param batchSize rows per result batch and per Lance scan batch (1,024 .. 1,048,576)
  * @param scanParallelism most Arrow streams one table scan is split into (1 .. 64)
  * @param snapshotCacheBytes bytes of table snapshots the engine may keep materialized in DuckDB's
- *     native storage (0 = off, the default; at most half of {@code memoryLimitBytes}); see
- *     docs/engine.md, "Snapshot cache"
+ *     native storage (0 = off; at most half of {@code memoryLimitBytes}; {@link #defaults} gives a
+ *     quarter of it); see docs/engine.md, "Snapshot cache"
  * @param queryTimeout deadline of an interactive execution (planning and streaming its result)
  *     unless the caller asks for another one (default 5 min, 1 s .. {@code maxQueryTimeout})
  * @param maxQueryTimeout longest interactive deadline a caller may ask for (default 1 h, 1 s .. 24
@@ -41,6 +41,7 @@ public record EngineConfig(
     @RecordBuilder.Initializer("DEFAULT_DURABLE_QUERY_TIMEOUT") Duration durableQueryTimeout)
     implements EngineConfigBuilder.With {
   public static final long MIN_MEMORY = 64L << 20;
+  public static final long DEFAULT_MEMORY = 1L << 30;
   public static final long MAX_MEMORY = 1L << 40;
   public static final int MAX_THREADS = 256;
   public static final long MAX_TEMP = 16L << 40;
@@ -112,18 +113,19 @@ public record EngineConfig(
 
   /**
    * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
-   * as many scan streams as threads, no snapshot cache, a 5 min interactive deadline (at most 1 h
-   * on request) and a 6 h durable deadline.
+   * as many scan streams as threads, a snapshot cache of a quarter of the memory (256 MiB), a 5 min
+   * interactive deadline (at most 1 h on request) and a 6 h durable deadline.
    */
   public static EngineConfig defaults(Path tempDirectory) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
     return EngineConfigBuilder.builder()
-        .memoryLimitBytes(1L << 30)
+        .memoryLimitBytes(DEFAULT_MEMORY)
         .threads(threads)
         .tempDirectory(tempDirectory)
         .maxTempBytes(4L << 30)
         .batchSize(65_536)
         .scanParallelism(threads)
+        .snapshotCacheBytes(DEFAULT_MEMORY / 4)
         .build();
   }
 }

@@ -1,28 +1,34 @@
 package dev.lake.engine;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import static java.util.Objects.requireNonNull;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Scheduler;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotProbe;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
-import java.sql.SQLException;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -31,11 +37,14 @@ import org.duckdb.DuckDBConnection;
  * as the version exists: every use first asks the reader's {@link SnapshotProbe}, and a gone
  * version evicts its copies and throws {@code SNAPSHOT_GONE} like the uncached read.
  *
- * <p>Bounded by Arrow bytes read ({@code maxBytes}, LRU-ish eviction by Caffeine); a snapshot whose
- * projection alone exceeds the bound stops materializing early and is read uncached. The first use
- * materializes in the calling thread while concurrent users of the same key wait for it (single
- * flight). A query holds a lease on the table it reads; an evicted table is dropped when its last
- * lease ends.
+ * <p>A query never waits for a copy: a miss reads uncached, and once a snapshot has been read
+ * uncached {@code fillAfterUses} times one background thread copies it (one copy at a time, one
+ * pending copy per snapshot). Bounded by Arrow bytes ({@code maxBytes}, Caffeine W-TinyLFU); a copy
+ * in flight reserves its bytes as it reads them (the bound for finished copies shrinks by as much,
+ * evicting them), so finished plus in-flight copies stay within {@code maxBytes}. A projection
+ * larger than the whole bound stops copying early and is read uncached (remembered, not retried).
+ * Copies unused for {@code idle} are dropped. A query holds a lease on the table it reads; an
+ * evicted table is dropped when its last lease ends.
  */
 final class SnapshotCache implements AutoCloseable {
   static final String SCHEMA = "lake_cache";
@@ -43,13 +52,21 @@ final class SnapshotCache implements AutoCloseable {
   /** A cached copy: exactly {@code columns} (table order) of {@code snapshot}. */
   record Key(Snapshot snapshot, List<String> columns) {}
 
+  /** What a background copy reads: the table's reader and its columns in table order. */
+  record Source(
+      TableRef ref,
+      TableReader reader,
+      List<String> tableColumns,
+      int batchSize,
+      int parallelism) {}
+
   /** One materialized table; counted references (the cache holds one). */
   final class Table {
     private final String name;
     private final long bytes;
     private final AtomicInteger refs = new AtomicInteger(1);
 
-    private Table(String name, long bytes) {
+    Table(String name, long bytes) {
       this.name = name;
       this.bytes = bytes;
     }
@@ -77,105 +94,191 @@ final class SnapshotCache implements AutoCloseable {
 
     void release() {
       if (refs.decrementAndGet() == 0) {
-        drop(name);
+        copier.drop(name);
       }
     }
   }
 
-  private final DuckDBConnection database;
-  private final BufferAllocator allocator;
   private final long maxBytes;
-  private final AtomicLong ids = new AtomicLong();
-  private final AtomicLong materializations = new AtomicLong();
-  private final AsyncCache<Key, Table> tables;
+  private final SnapshotCacheSettings settings;
+  private final SnapshotCopier copier;
+  private final Cache<Key, Table> tables;
   private final Cache<Key, Boolean> tooLarge =
       Caffeine.newBuilder().maximumSize(1024).<Key, Boolean>build();
+  private final Cache<Snapshot, AtomicInteger> uses;
+  private final Set<Snapshot> pending = ConcurrentHashMap.newKeySet();
+  private final AtomicLong reserved = new AtomicLong();
+  private final AtomicLong hits = new AtomicLong();
+  private final ThreadPoolExecutor fills;
+  private final ExecutorService drops =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "lake-snapshot-cache-drop");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile boolean closed;
 
-  SnapshotCache(DuckDBConnection database, BufferAllocator allocator, long maxBytes) {
-    this.database = database;
-    this.allocator = allocator;
+  SnapshotCache(
+      DuckDBConnection database,
+      BufferAllocator allocator,
+      long maxBytes,
+      SnapshotCacheSettings settings) {
     this.maxBytes = maxBytes;
+    this.settings = requireNonNull(settings, "settings is null");
+    this.copier = new SnapshotCopier(database, allocator, maxBytes, this::reserve);
     this.tables =
         Caffeine.newBuilder()
             .maximumWeight(Math.max(1, maxBytes >> 10))
             .<Key, Table>weigher((k, t) -> (int) Math.min(Integer.MAX_VALUE, (t.bytes >> 10) + 1))
-            .executor(Runnable::run)
+            .expireAfterAccess(settings.idle())
+            .ticker(settings.ticker())
+            // idle copies go even when no query touches the cache
+            .scheduler(Scheduler.systemScheduler())
+            // evictions happen while a copy reads (reserve runs on DuckDB's scan threads, where a
+            // nested DROP could deadlock), so removals and drops run on their own thread
+            .executor(drops)
             .<Key, Table>removalListener(
                 (k, t, cause) -> {
                   if (t != null) {
                     t.release();
                   }
                 })
-            .buildAsync();
+            .build();
+    this.uses =
+        Caffeine.newBuilder()
+            .maximumSize(4096)
+            .expireAfterAccess(settings.idle())
+            .ticker(settings.ticker())
+            .<Snapshot, AtomicInteger>build();
+    this.fills =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(64),
+            r -> {
+              Thread t = new Thread(r, "lake-snapshot-cache-fill");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
+  /** One table of a query: the columns it reads of {@code snapshot}, and how to copy it. */
+  record Use(Snapshot snapshot, List<String> columns, SnapshotProbe probe, Source source) {}
+
   /**
-   * A leased copy holding at least {@code columns} of {@code snapshot} (whose table has {@code
-   * tableColumns}, in order), materializing it on first use; empty if it cannot be cached (too
-   * large, or materialization failed). Throws {@code SNAPSHOT_GONE} if the version is gone. The
-   * caller releases the table.
+   * Leased copies for every use (in order), or empty if any of them has none: then the query reads
+   * all its tables uncached, because a plan mixing copies (with statistics) and Arrow streams
+   * (estimated at ~1 row) can be far slower than either. A miss never waits: it counts a use of the
+   * snapshot and may queue a background copy. Throws {@code SNAPSHOT_GONE} if a version is gone.
+   * The caller releases the tables.
    */
-  Optional<Table> acquire(
-      TableRef ref,
-      Snapshot snapshot,
-      List<String> columns,
-      List<String> tableColumns,
-      TableReader reader,
-      SnapshotProbe probe,
-      int batchSize,
-      int parallelism) {
+  Optional<List<Table>> acquireAll(List<Use> uses) {
+    List<Table> leased = new ArrayList<>();
+    boolean complete = true;
     try {
-      probe.checkRetained(ref, snapshot);
+      for (Use use : uses) {
+        Optional<Table> table = acquire(use);
+        if (table.isPresent()) {
+          leased.add(table.get());
+        } else {
+          complete = false;
+        }
+      }
+    } catch (RuntimeException e) {
+      leased.forEach(Table::release);
+      throw e;
+    }
+    if (!complete) {
+      leased.forEach(Table::release);
+      return Optional.empty();
+    }
+    hits.addAndGet(leased.size());
+    return Optional.of(leased);
+  }
+
+  private Optional<Table> acquire(Use use) {
+    Snapshot snapshot = use.snapshot();
+    try {
+      use.probe().checkRetained(use.source().ref(), snapshot);
     } catch (LakeException e) {
       if (e.code() == ErrorCode.SNAPSHOT_GONE) {
         evict(snapshot);
       }
       throw e;
     }
-    Key key = new Key(snapshot, List.copyOf(columns));
-    if (tooLarge.getIfPresent(key) != null) {
-      return Optional.empty();
-    }
-    for (int attempt = 0; attempt < 3; attempt++) {
-      CompletableFuture<Table> future = covering(key);
-      if (future == null) {
-        // a miss: materialize the union with the columns already cached for this snapshot, so
-        // one copy per snapshot converges to its hot columns (the narrower copies then go)
-        Key target = widen(key, tableColumns);
-        if (tooLarge.getIfPresent(target) != null) {
-          target = key;
-        }
-        CompletableFuture<Table> mine = new CompletableFuture<>();
-        future = tables.asMap().putIfAbsent(target, mine);
-        if (future == null) {
-          // this caller materializes; a null result (not cacheable) is dropped by the cache
-          // without a logged failure, and waiters then read uncached
-          try {
-            mine.complete(materialize(ref, target, reader, batchSize, parallelism));
-          } catch (RuntimeException e) {
-            mine.complete(null);
-            if (e instanceof LakeException l && l.code() == ErrorCode.SNAPSHOT_GONE) {
-              throw l;
-            }
-            if (!target.equals(key) && tooLarge.getIfPresent(target) != null) {
-              continue; // the union is too large: try the requested columns alone
-            }
-            return Optional.empty();
-          }
-          future = mine;
-          dropNarrower(target);
-        }
-      }
-      Table table = future.join();
+    Key key = new Key(snapshot, List.copyOf(use.columns()));
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Table table = covering(key);
       if (table == null) {
-        return Optional.empty(); // another caller found it not cacheable just now
+        break;
       }
       if (table.tryRetain()) {
         return Optional.of(table);
       }
       // evicted between lookup and lease: look again
     }
+    if (tooLarge.getIfPresent(key) == null) {
+      noteMiss(key, use.source());
+    }
     return Optional.empty();
+  }
+
+  /** Counts an uncached read; from the {@code fillAfterUses}-th on, queues one background copy. */
+  private void noteMiss(Key key, Source source) {
+    Snapshot snapshot = key.snapshot();
+    int n = uses.get(snapshot, s -> new AtomicInteger()).incrementAndGet();
+    if (n < settings.fillAfterUses() || closed || !pending.add(snapshot)) {
+      return;
+    }
+    // the union with the columns already cached for this snapshot, so one copy per snapshot
+    // converges to its hot columns (the narrower copies then go)
+    Key wide = widen(key, source.tableColumns());
+    Key target = tooLarge.getIfPresent(wide) != null ? key : wide;
+    try {
+      fills.execute(() -> fill(key, target, source));
+    } catch (RejectedExecutionException e) {
+      pending.remove(snapshot); // queue full or closing: read uncached, try again later
+    }
+  }
+
+  private void fill(Key key, Key target, Source source) {
+    try {
+      if (closed || covering(target) != null) {
+        return; // a copy made meanwhile already serves it
+      }
+      Key made = target;
+      Table table = copier.copy(made, source, this);
+      if (table == null && !target.equals(key) && !closed) {
+        made = key; // the union is too large: the requested columns alone
+        table = copier.copy(made, source, this);
+      }
+      if (table == null) {
+        tooLarge.put(made, Boolean.TRUE);
+        return;
+      }
+      if (closed) {
+        table.release();
+        return;
+      }
+      tables.put(made, table);
+      dropNarrower(made);
+    } catch (RuntimeException e) {
+      if (e instanceof LakeException l && l.code() == ErrorCode.SNAPSHOT_GONE) {
+        evict(key.snapshot());
+      }
+      // otherwise the snapshot is read uncached; a later miss tries again
+    } finally {
+      pending.remove(key.snapshot());
+    }
+  }
+
+  /** Reserves (or, negative, returns) bytes of a copy in flight: finished copies get less room. */
+  private void reserve(long bytes) {
+    long room = maxBytes - reserved.addAndGet(bytes);
+    tables.policy().eviction().ifPresent(e -> e.setMaximum(Math.max(1, room >> 10)));
   }
 
   /** {@code key} with the columns of every cached copy of its snapshot, in table order. */
@@ -204,73 +307,21 @@ final class SnapshotCache implements AutoCloseable {
                     && wide.columns().containsAll(k.columns()));
   }
 
-  /** The exact entry, or a completed one of the same snapshot with a superset of the columns. */
-  private CompletableFuture<Table> covering(Key key) {
-    Map<Key, CompletableFuture<Table>> map = tables.asMap();
-    CompletableFuture<Table> exact = map.get(key);
+  /** The exact copy, or the narrowest one of the same snapshot with a superset of the columns. */
+  private Table covering(Key key) {
+    Table exact = tables.getIfPresent(key);
     if (exact != null) {
       return exact;
     }
     Key best = null;
-    for (Map.Entry<Key, CompletableFuture<Table>> e : map.entrySet()) {
-      Key k = e.getKey();
-      CompletableFuture<Table> f = e.getValue();
+    for (Key k : tables.asMap().keySet()) {
       if (k.snapshot().equals(key.snapshot())
           && k.columns().containsAll(key.columns())
-          && f.isDone()
-          && !f.isCompletedExceptionally()
-          && f.getNow(null) != null
           && (best == null || k.columns().size() < best.columns().size())) {
         best = k;
       }
     }
-    return best == null ? null : map.get(best); // get() records the access for eviction
-  }
-
-  private Table materialize(
-      TableRef ref, Key key, TableReader reader, int batchSize, int parallelism) {
-    String name = SCHEMA + ".lake_c" + ids.incrementAndGet();
-    ScanRequest request = new ScanRequest(key.columns(), List.of(), batchSize, parallelism);
-    BufferAllocator child = allocator.newChildAllocator("cache-" + name, 0, Long.MAX_VALUE);
-    AtomicLong bytes = new AtomicLong();
-    try {
-      List<ArrowReader> counted = new ArrayList<>();
-      for (ArrowReader r : reader.scan(ref, key.snapshot(), request, child)) {
-        counted.add(new CountingReader(child, r, bytes, maxBytes));
-      }
-      DuckDBConnection connection;
-      try {
-        connection = (DuckDBConnection) database.duplicate();
-      } catch (SQLException e) {
-        counted.forEach(DuckDbExecution::closeQuietly);
-        throw new LakeException(ErrorCode.INTERNAL, "Cannot open a cache connection", e);
-      }
-      QueryInputs inputs = null;
-      try {
-        inputs =
-            new QueryInputs(
-                connection, "lake_m0", Map.of(ref, counted), java.util.Set.of(), child, List.of());
-        try (Statement st = connection.createStatement()) {
-          st.execute("CREATE TABLE " + name + " AS SELECT * FROM " + inputs.views().get(ref));
-        }
-      } catch (SQLException e) {
-        drop(name);
-        if (bytes.get() > maxBytes) {
-          tooLarge.put(key, Boolean.TRUE);
-        }
-        throw new LakeException(ErrorCode.QUERY_FAILED, "Cannot cache the snapshot", e);
-      } finally {
-        // the connection first: DuckDB holds exported schemas until it closes
-        DuckDbExecution.closeQuietly(connection);
-        if (inputs != null) {
-          inputs.close();
-        }
-      }
-    } finally {
-      DuckDbExecution.closeAllocator(child);
-    }
-    materializations.incrementAndGet();
-    return new Table(name, bytes.get());
+    return best == null ? null : tables.getIfPresent(best); // records the access
   }
 
   /** Drops every cached copy of {@code snapshot} (its version is gone). */
@@ -278,41 +329,67 @@ final class SnapshotCache implements AutoCloseable {
     tables.asMap().keySet().removeIf(k -> k.snapshot().equals(snapshot));
   }
 
-  /** Bytes currently cached (completed copies). */
+  /** Bytes currently cached (finished copies). */
   long cachedBytes() {
-    tables.synchronous().cleanUp();
-    long total = 0;
-    for (CompletableFuture<Table> f : tables.asMap().values()) {
-      Table t = f.isDone() && !f.isCompletedExceptionally() ? f.getNow(null) : null;
-      if (t != null) {
-        total += t.bytes();
-      }
-    }
-    return total;
+    tables.cleanUp();
+    return tables.asMap().values().stream().mapToLong(Table::bytes).sum();
   }
 
   /** The keys of the copies held now; for tests. */
   Set<Key> entriesForTest() {
-    tables.synchronous().cleanUp();
+    tables.cleanUp();
     return Set.copyOf(tables.asMap().keySet());
+  }
+
+  /** Runs pending idle expiry now; for tests with a manual ticker. */
+  void cleanUpForTest() {
+    tables.cleanUp();
+  }
+
+  /**
+   * Waits until every copy queued so far has finished and its evictions were dropped (one thread
+   * each, first in first out).
+   */
+  void awaitFillsForTest(Duration timeout)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    fills.submit(() -> {}).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    tables.cleanUp();
+    drops.submit(() -> {}).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** How many copies were materialized since the engine started. */
   long materializations() {
-    return materializations.get();
+    return copier.materializations();
   }
 
-  private void drop(String name) {
-    try (java.sql.Connection c = database.duplicate();
-        Statement st = c.createStatement()) {
-      st.execute("DROP TABLE IF EXISTS " + name);
-    } catch (SQLException e) {
-      // the database is closing; its memory goes with it
-    }
+  /** How many table reads were answered from a copy since the engine started. */
+  long hits() {
+    return hits.get();
   }
 
+  /** Bytes reserved by copies in flight. */
+  long reservedBytes() {
+    return reserved.get();
+  }
+
+  /** Stops a copy in flight (waiting for it, so the database may close next), drops every copy. */
   @Override
   public void close() {
-    tables.synchronous().invalidateAll();
+    closed = true;
+    fills.shutdownNow();
+    copier.cancel();
+    try {
+      if (!fills.awaitTermination(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("A snapshot cache copy did not stop within 30 s");
+      }
+      tables.invalidateAll();
+      tables.cleanUp();
+      drops.shutdown();
+      if (!drops.awaitTermination(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("Snapshot cache copies were not dropped within 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -18,7 +18,7 @@ class EngineConfigTest {
     assertThat(c.maxTempBytes()).isEqualTo(4L << 30);
     assertThat(c.batchSize()).isEqualTo(65_536);
     assertThat(c.tempDirectory()).isEqualTo(TMP);
-    assertThat(c.snapshotCacheBytes()).isZero();
+    assertThat(c.snapshotCacheBytes()).isEqualTo(c.memoryLimitBytes() / 4);
     assertThat(c.queryTimeout()).isEqualTo(java.time.Duration.ofMinutes(5));
     assertThat(c.maxQueryTimeout()).isEqualTo(java.time.Duration.ofHours(1));
     assertThat(c.durableQueryTimeout()).isEqualTo(java.time.Duration.ofHours(6));

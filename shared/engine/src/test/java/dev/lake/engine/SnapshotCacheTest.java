@@ -77,10 +77,21 @@ class SnapshotCacheTest {
     return new EngineConfig(512L << 20, 2, dir.resolve("spill"), 1L << 30, 4096, 2, cacheBytes);
   }
 
-  private static List<List<String>> run(DuckDbQueryEngine engine, String sql) throws Exception {
+  static List<List<String>> run(DuckDbQueryEngine engine, String sql) throws Exception {
     AdmittedQuery q = admission.admit(sql);
     SnapshotSet s = catalogs.resolveAll(ALICE, q);
     return rows(engine.execute(q, List.of(), s, allocator));
+  }
+
+  /**
+   * Runs {@code sql} twice (a snapshot is copied in the background on its second uncached read) and
+   * waits for the copies; returns the rows of the second run.
+   */
+  static List<List<String>> warm(DuckDbQueryEngine engine, String sql) throws Exception {
+    run(engine, sql);
+    List<List<String>> rows = run(engine, sql);
+    engine.snapshotCacheForTest().awaitFillsForTest(Duration.ofSeconds(60));
+    return rows;
   }
 
   @Test
@@ -89,19 +100,23 @@ class SnapshotCacheTest {
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
       List<String> queries = new ArrayList<>(TpchQueries.P3.values());
       queries.add("SELECT * FROM {nation} ORDER BY n_nationkey");
+      SnapshotCache cache = cached.snapshotCacheForTest();
       for (String q : queries) {
         String sql = TpchQueries.lake(q);
         List<List<String>> expected = run(uncached, sql);
-        // WHEN the query runs twice (materializing, then from the cache)
-        List<List<String>> first = run(cached, sql);
-        long materialized = cached.snapshotCacheForTest().materializations();
-        List<List<String>> second = run(cached, sql);
-        // THEN both equal the uncached answer and the second run read only cached copies
-        assertThat(first).as(q).isEqualTo(expected).isNotEmpty();
-        assertThat(second).as(q).isEqualTo(expected);
-        assertThat(cached.snapshotCacheForTest().materializations()).isEqualTo(materialized);
+        // WHEN the query runs twice (read uncached, copied in the background) and then again
+        List<List<String>> uncachedRun = warm(cached, sql);
+        long materialized = cache.materializations();
+        long hits = cache.hits();
+        List<List<String>> cachedRun = run(cached, sql);
+        cache.awaitFillsForTest(Duration.ofSeconds(60));
+        // THEN every run equals the uncached answer and the last one read only cached copies
+        assertThat(uncachedRun).as(q).isEqualTo(expected).isNotEmpty();
+        assertThat(cachedRun).as(q).isEqualTo(expected);
+        assertThat(cache.materializations()).as(q).isEqualTo(materialized);
+        assertThat(cache.hits() - hits).as(q).isEqualTo(admission.admit(sql).tables().size());
       }
-      assertThat(cached.snapshotCacheForTest().materializations()).isPositive();
+      assertThat(cache.materializations()).isPositive();
     }
   }
 
@@ -110,7 +125,7 @@ class SnapshotCacheTest {
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
       AdmittedQuery q = admission.admit(TpchQueries.lake(TpchQueries.Q3));
       SnapshotSet s = catalogs.resolveAll(ALICE, q);
-      rows(cached.execute(q, List.of(), s, allocator)); // materialize
+      warm(cached, TpchQueries.lake(TpchQueries.Q3)); // copied
       try (QueryExecution e = cached.execute(q, List.of(), s, allocator)) {
         assertThat(e.reader().getVectorSchemaRoot().getSchema())
             .isEqualTo(cached.plan(q, s))
@@ -126,8 +141,7 @@ class SnapshotCacheTest {
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
       AdmittedQuery q = admission.admit("SELECT sum(x) FROM lake.t.gone");
       SnapshotSet sealed = catalogs.resolveAll(ALICE, q);
-      assertThat(rows(cached.execute(q, List.of(), sealed, allocator)))
-          .containsExactly(List.of("3"));
+      assertThat(warm(cached, "SELECT sum(x) FROM lake.t.gone")).containsExactly(List.of("3"));
       assertThat(cached.snapshotCacheForTest().cachedBytes()).isPositive();
       // WHEN the sealed version is removed from the dataset
       LanceDatasets.removeVersion(location, 1);
@@ -158,17 +172,22 @@ class SnapshotCacheTest {
               "SELECT count(*), max(n_name) FROM lake.tpch.nation",
               "SELECT max(o_orderdate), sum(o_totalprice) FROM lake.tpch.orders")) {
         // THEN every answer is right and the cache never holds more than the bound
+        assertThat(warm(cached, sql)).as(sql).isEqualTo(run(uncached, sql));
         assertThat(run(cached, sql)).as(sql).isEqualTo(run(uncached, sql));
-        assertThat(cache.cachedBytes()).as(sql).isPositive().isLessThanOrEqualTo(bound);
+        assertThat(cache.cachedBytes()).as(sql).isLessThanOrEqualTo(bound);
       }
+      // (the last projection, ~300 KB, is itself too large: its copy stopped, having evicted the
+      // others to reserve room while it ran)
+      assertThat(cache.materializations()).isGreaterThanOrEqualTo(5);
       // WHEN one projection alone is larger than the bound
       long before = cache.materializations();
       String big = "SELECT count(*), max(l_comment) FROM lake.tpch.lineitem";
-      // THEN it is answered uncached, and not retried on the next run
-      assertThat(run(cached, big)).isEqualTo(run(uncached, big));
-      assertThat(run(cached, big)).isEqualTo(run(uncached, big));
+      // THEN it is answered uncached, its copy stops, and it is not retried on later runs
+      assertThat(warm(cached, big)).isEqualTo(run(uncached, big));
+      assertThat(warm(cached, big)).isEqualTo(run(uncached, big));
       assertThat(cache.materializations()).isEqualTo(before);
       assertThat(cache.cachedBytes()).isLessThanOrEqualTo(bound);
+      assertThat(cache.reservedBytes()).isZero();
     }
   }
 
@@ -179,10 +198,11 @@ class SnapshotCacheTest {
       String a = "SELECT sum(o_totalprice) FROM lake.tpch.orders";
       String b = "SELECT max(o_orderdate) FROM lake.tpch.orders";
       // GIVEN one projection cached
-      run(cached, a);
+      warm(cached, a);
       long one = cache.cachedBytes();
-      // WHEN another projection of the same snapshot is read
+      // WHEN another projection of the same snapshot is read (a later use of the snapshot)
       assertThat(run(cached, b)).isEqualTo(run(uncached, b));
+      cache.awaitFillsForTest(Duration.ofSeconds(60));
       // THEN one copy holds both (the narrower copy is gone) and serves both without new copies
       assertThat(cache.materializations()).isEqualTo(2);
       assertThat(cache.entriesForTest()).hasSize(1);
@@ -196,7 +216,8 @@ class SnapshotCacheTest {
   @Test
   void explain_doesNotMaterialize() throws Exception {
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
-      assertThat(run(cached, "EXPLAIN SELECT count(*) FROM lake.tpch.orders")).isNotEmpty();
+      assertThat(warm(cached, "EXPLAIN SELECT count(*) FROM lake.tpch.orders")).isNotEmpty();
+      assertThat(warm(cached, "EXPLAIN SELECT count(*) FROM lake.tpch.orders")).isNotEmpty();
       assertThat(cached.snapshotCacheForTest().materializations()).isZero();
     }
   }
@@ -205,7 +226,7 @@ class SnapshotCacheTest {
   void cachedCopies_cannotBeNamedByClients() throws Exception {
     // GIVEN a cached copy
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
-      run(cached, "SELECT count(*) FROM lake.tpch.region");
+      warm(cached, "SELECT count(*) FROM lake.tpch.region");
       String name = cached.snapshotCacheForTest().entriesForTest().size() == 1 ? "lake_c1" : "";
       // WHEN a client names it THEN admission refuses (internal catalog / not fully qualified)
       assertThatThrownBy(() -> admission.admit("SELECT * FROM memory.lake_cache." + name))
@@ -218,7 +239,7 @@ class SnapshotCacheTest {
   }
 
   @Test
-  void concurrentFirstUse_materializesOnce() throws Exception {
+  void concurrentUses_neverWait_andQueueOneCopy() throws Exception {
     // GIVEN a cold cache and four callers of the same query
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(64L << 20), List.of(reader))) {
@@ -241,10 +262,13 @@ class SnapshotCacheTest {
       }
       // WHEN they start together
       start.countDown();
-      // THEN all get the same rows and the snapshot was materialized once
+      // THEN all get the same rows and the snapshot is copied once
       for (CompletableFuture<List<List<String>>> r : runs) {
         assertThat(r.get(60, TimeUnit.SECONDS)).isEqualTo(expected);
       }
+      cached.snapshotCacheForTest().awaitFillsForTest(Duration.ofSeconds(60));
+      assertThat(cached.snapshotCacheForTest().materializations()).isEqualTo(1);
+      assertThat(run(cached, sql)).isEqualTo(expected);
       assertThat(cached.snapshotCacheForTest().materializations()).isEqualTo(1);
     } finally {
       pool.shutdownNow();

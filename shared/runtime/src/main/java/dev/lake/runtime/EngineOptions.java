@@ -15,11 +15,10 @@ public final class EngineOptions {
 
   @Option(
       names = "--snapshot-cache-mb",
-      defaultValue = "0",
       description =
           "Engine snapshot cache: keep hot columns of immutable Lance snapshots in DuckDB (MiB, at"
-              + " most half the engine memory limit; 0 = off, the default).")
-  long snapshotCacheMb;
+              + " most half the engine memory limit; 0 = off; default a quarter of it, 256).")
+  Long snapshotCacheMb;
 
   @Option(
       names = "--query-timeout",
@@ -42,8 +41,11 @@ public final class EngineOptions {
       description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
   Duration durableQueryTimeout;
 
+  /** {@code --snapshot-cache-mb} in bytes, or the engine's default share when not given. */
   public long snapshotCacheBytes() {
-    return snapshotCacheMb << 20;
+    return snapshotCacheMb == null
+        ? EngineConfig.defaults(spillDir).snapshotCacheBytes()
+        : snapshotCacheMb << 20;
   }
 
   /** The engine defaults with these settings, spilling to {@code --spill-dir}. */

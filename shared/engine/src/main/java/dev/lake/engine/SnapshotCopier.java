@@ -1,0 +1,124 @@
+package dev.lake.engine;
+
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.ScanRequest;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Copies one snapshot projection into a native DuckDB table of schema {@code lake_cache} for {@link
+ * SnapshotCache}, counting (and reserving through {@code reserve}) the Arrow bytes it reads.
+ */
+final class SnapshotCopier {
+  private final DuckDBConnection database;
+  private final BufferAllocator allocator;
+  private final long maxBytes;
+  private final LongConsumer reserve;
+  private final AtomicLong ids = new AtomicLong();
+  private final AtomicLong materializations = new AtomicLong();
+
+  /** The statement of the copy in flight, so {@link #cancel()} can interrupt it. */
+  private volatile Statement running;
+
+  SnapshotCopier(
+      DuckDBConnection database, BufferAllocator allocator, long maxBytes, LongConsumer reserve) {
+    this.database = database;
+    this.allocator = allocator;
+    this.maxBytes = maxBytes;
+    this.reserve = reserve;
+  }
+
+  /**
+   * A new table holding exactly {@code key}'s columns of its snapshot, or null if it is larger than
+   * {@code maxBytes} (the copy stops as soon as it crosses). The bytes read are reserved while the
+   * copy runs and returned when it ends; the caller owns the table.
+   */
+  SnapshotCache.Table copy(
+      SnapshotCache.Key key, SnapshotCache.Source source, SnapshotCache cache) {
+    String name = SnapshotCache.SCHEMA + ".lake_c" + ids.incrementAndGet();
+    ScanRequest request =
+        new ScanRequest(key.columns(), List.of(), source.batchSize(), source.parallelism());
+    BufferAllocator child = allocator.newChildAllocator("cache-" + name, 0, Long.MAX_VALUE);
+    AtomicLong bytes = new AtomicLong();
+    try {
+      List<ArrowReader> counted = new ArrayList<>();
+      for (ArrowReader r : source.reader().scan(source.ref(), key.snapshot(), request, child)) {
+        counted.add(new CountingReader(child, r, bytes, maxBytes, reserve));
+      }
+      DuckDBConnection connection;
+      try {
+        connection = (DuckDBConnection) database.duplicate();
+      } catch (SQLException e) {
+        counted.forEach(DuckDbExecution::closeQuietly);
+        throw new LakeException(ErrorCode.INTERNAL, "Cannot open a cache connection", e);
+      }
+      QueryInputs inputs = null;
+      try {
+        inputs =
+            new QueryInputs(
+                connection, "lake_m0", Map.of(source.ref(), counted), Set.of(), child, List.of());
+        try (Statement st = connection.createStatement()) {
+          running = st;
+          st.execute(
+              "CREATE TABLE " + name + " AS SELECT * FROM " + inputs.views().get(source.ref()));
+        } finally {
+          running = null;
+        }
+      } catch (SQLException e) {
+        drop(name);
+        if (bytes.get() > maxBytes) {
+          return null;
+        }
+        throw new LakeException(ErrorCode.QUERY_FAILED, "Cannot cache the snapshot", e);
+      } finally {
+        // the connection first: DuckDB holds exported schemas until it closes
+        DuckDbExecution.closeQuietly(connection);
+        if (inputs != null) {
+          inputs.close();
+        }
+      }
+    } finally {
+      reserve.accept(-bytes.get());
+      DuckDbExecution.closeAllocator(child);
+    }
+    materializations.incrementAndGet();
+    return cache.new Table(name, bytes.get());
+  }
+
+  /** Interrupts the copy in flight, if any (it then fails and is dropped). */
+  void cancel() {
+    Statement st = running;
+    if (st != null) {
+      try {
+        st.cancel();
+      } catch (SQLException e) {
+        // it ended meanwhile
+      }
+    }
+  }
+
+  /** How many copies were made since the engine started. */
+  long materializations() {
+    return materializations.get();
+  }
+
+  /** Drops table {@code name} (qualified); quiet when the database is closing. */
+  void drop(String name) {
+    try (java.sql.Connection c = database.duplicate();
+        Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS " + name);
+    } catch (SQLException e) {
+      // the database is closing; its memory goes with it
+    }
+  }
+}
