@@ -93,9 +93,21 @@ public final class KmsKeyService implements KeyService, AutoCloseable {
     }
   }
 
+  /**
+   * The newest live key. When every key outlived {@code keyLifetime} (KMS or the ring's store
+   * failed for longer than that, so no refresh could rotate), sealing is EXTERNAL_UNAVAILABLE like
+   * any other failure of the key service, not an internal error.
+   */
   @Override
   public SealingKey current() {
-    return newest().map(Entry::key).orElseThrow(() -> new IllegalStateException("empty ring"));
+    return newest()
+        .map(Entry::key)
+        .orElseThrow(
+            () ->
+                new LakeException(
+                    ErrorCode.EXTERNAL_UNAVAILABLE,
+                    "The key service has no live ticket key (no rotation succeeded within the key"
+                        + " lifetime); retry later"));
   }
 
   @Override
