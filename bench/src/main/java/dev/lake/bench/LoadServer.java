@@ -3,6 +3,7 @@ package dev.lake.bench;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.EngineConfig;
+import dev.lake.engine.EngineConfigBuilder;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.frontdoor.Components;
 import dev.lake.frontdoor.DurableTierConfig;
@@ -23,10 +24,11 @@ import org.apache.arrow.memory.RootAllocator;
 /**
  * lake as {@code bin/lake local} wires it, in this JVM on a free loopback port: TPC-H demo data as
  * Lance, the DuckDB engine, the front door with its default admission gates (8 queries, 4 per
- * tenant) and the local durable tier (two in-process workers). Deviations, all for the load test:
- * the engine memory limit and the idle-stream timeout come from {@link LoadConfig}, and exact
- * result reuse is off so that every polite query executes. Tenants {@code polite-1 … polite-N} and
- * {@code greedy} each get a token granting {@code lake.tpch}.
+ * tenant), the engine's snapshot cache at its default share (a quarter of the memory limit) and the
+ * local durable tier (two in-process workers). Deviations, all for the load test: the engine memory
+ * limit and the idle-stream timeout come from {@link LoadConfig}, and exact result reuse is off so
+ * that every polite query executes. Tenants {@code polite-1 … polite-N} and {@code greedy} each get
+ * a token granting {@code lake.tpch}.
  */
 final class LoadServer implements AutoCloseable {
   static final String GREEDY = "greedy";
@@ -63,9 +65,13 @@ final class LoadServer implements AutoCloseable {
       if (registry.list().isEmpty()) {
         TpchDemo.generate(dir.resolve("lance"), config.scale(), registry, allocator);
       }
+      // as shipped, with the configured memory limit: the snapshot cache keeps its default share
+      // (a quarter of the memory limit)
       EngineConfig engine =
-          EngineConfig.defaults(dir.resolve("spill"))
-              .withMemoryLimitBytes(config.engineMemoryBytes());
+          EngineConfigBuilder.builder(EngineConfig.defaults(dir.resolve("spill")))
+              .memoryLimitBytes(config.engineMemoryBytes())
+              .snapshotCacheBytes(config.engineMemoryBytes() / 4)
+              .build();
       components =
           Wiring.components(
               allocator,
