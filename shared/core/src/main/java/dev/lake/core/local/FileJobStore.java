@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.stream.Stream;
 
 /**
@@ -35,12 +37,21 @@ public final class FileJobStore implements JobStore {
   private final Path dir;
   private final Path lockFile;
   private final Path ledgerFile;
-  private final Object monitor = new Object();
+
+  /**
+   * One monitor per job directory for the whole JVM: a file lock belongs to the process, so two
+   * stores over one directory in the same JVM (a server and a test's own view of its jobs) must
+   * take turns before locking, or the second lock attempt fails with OverlappingFileLockException.
+   */
+  private static final ConcurrentMap<Path, Object> MONITORS = new ConcurrentHashMap<>();
+
+  private final Object monitor;
 
   public FileJobStore(Path dir) {
     this.dir = requireNonNull(dir, "dir is null").toAbsolutePath();
     this.lockFile = this.dir.resolve(".lock");
     this.ledgerFile = this.dir.resolve(".ledger.json");
+    this.monitor = MONITORS.computeIfAbsent(this.dir.normalize(), d -> new Object());
     try {
       Files.createDirectories(this.dir);
     } catch (IOException e) {
