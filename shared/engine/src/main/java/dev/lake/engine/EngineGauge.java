@@ -4,11 +4,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -52,13 +52,18 @@ final class EngineGauge implements AutoCloseable {
     this.connection = connection;
   }
 
-  /** Takes a sample soon on the gauge's thread and hands it to {@code into}. */
-  void sampleLater(Consumer<Sample> into) {
+  /**
+   * A sample taken soon on the gauge's thread; completes with {@link Sample#NONE} if the gauge is
+   * closed, or never if the request was dropped (more than {@link #MAX_PENDING} waiting).
+   */
+  CompletableFuture<Sample> sampleLater() {
+    CompletableFuture<Sample> sample = new CompletableFuture<>();
     try {
-      sampler.execute(() -> into.accept(sample()));
+      sampler.execute(() -> sample.complete(sample()));
     } catch (RejectedExecutionException e) {
-      // the gauge is closed: nothing to sample
+      sample.complete(Sample.NONE); // the gauge is closed: nothing to sample
     }
+    return sample;
   }
 
   /** The figures now; {@link Sample#NONE} if the database cannot answer (e.g. closing). */

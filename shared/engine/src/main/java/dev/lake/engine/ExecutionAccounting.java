@@ -1,6 +1,10 @@
 package dev.lake.engine;
 
 import dev.lake.core.QueryStats;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -11,20 +15,26 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * its table inputs), result bytes (added per result batch), and one {@link EngineGauge} sample
  * requested when the first result batch is ready — by then a blocking operator (hash aggregate,
  * join build, sort) has done its work and still holds its memory and spill files. The sample is
- * taken on the gauge's thread, so the query does not wait for it; a query that ends before it lands
- * reports 0. Executions whose first batch came within {@link #SAMPLE_AFTER_NANOS} are not sampled:
- * a sample costs a query (0.4–2 ms measured), more than such a query itself, and so little time
- * cannot have built much state.
+ * taken on the gauge's thread, so producing the first batch never waits for it; {@link #stats}
+ * waits at most {@link #SAMPLE_WAIT_MILLIS} for it to land (reporting 0 if it has not, or if the
+ * gauge dropped the request). Executions whose first batch came within {@link #SAMPLE_AFTER_NANOS}
+ * are not sampled: a sample costs a query (0.4–2 ms measured), more than such a query itself, and
+ * so little time cannot have built much state.
  */
 final class ExecutionAccounting {
   /** Time to first batch after which the engine is sampled (20 ms). */
   static final long SAMPLE_AFTER_NANOS = 20_000_000L;
 
+  /** Longest wait in {@link #stats} for a requested sample (100 ms). */
+  static final long SAMPLE_WAIT_MILLIS = 100;
+
   private final AtomicLong scanned = new AtomicLong();
   private final AtomicLong result = new AtomicLong();
   private final EngineGauge gauge;
   private final long startNanos = System.nanoTime();
-  private volatile EngineGauge.Sample sample = EngineGauge.Sample.NONE;
+
+  private volatile CompletableFuture<EngineGauge.Sample> sample =
+      CompletableFuture.completedFuture(EngineGauge.Sample.NONE);
   private boolean firstSeen;
 
   /**
@@ -45,13 +55,21 @@ final class ExecutionAccounting {
     if (!firstSeen) {
       firstSeen = true;
       if (gauge != null && System.nanoTime() - startNanos >= SAMPLE_AFTER_NANOS) {
-        gauge.sampleLater(s -> sample = s);
+        sample = gauge.sampleLater();
       }
     }
   }
 
   QueryStats stats(BufferAllocator allocator) {
-    EngineGauge.Sample s = sample;
+    EngineGauge.Sample s;
+    try {
+      s = sample.get(SAMPLE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      s = EngineGauge.Sample.NONE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      s = EngineGauge.Sample.NONE;
+    }
     return new QueryStats(
         scanned.get(),
         result.get(),
