@@ -42,13 +42,18 @@ import org.duckdb.DuckDBConnection;
  * A real lake for end-to-end tests: TPC-H SF 0.01 as Lance datasets, the real DuckDB engine and
  * admission, a loopback Flight SQL server on port 0, a clock the test controls, and principals:
  * alice and bob (tenant acme, lake.tpch + lake.pin), carol (tenant globex, same grants) and dave
- * (tenant acme, lake.tpch.nation only).
+ * (tenant acme, lake.tpch.nation only); {@link #ALICE_REVOKED} is alice with her lake.tpch grant
+ * revoked.
  */
 final class TestLake implements AutoCloseable {
   static final String ALICE = "alice-token";
   static final String BOB = "bob-token";
   static final String CAROL = "carol-token";
   static final String DAVE = "dave-token";
+
+  /** alice (acme) after her grant on lake.tpch was revoked: only lake.pin is left. */
+  static final String ALICE_REVOKED = "alice-revoked-token";
+
   static final List<String> TPCH =
       List.of("customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier");
 
@@ -105,7 +110,8 @@ final class TestLake implements AutoCloseable {
                 entry(ALICE, "acme", "alice", List.of("lake.tpch", "lake.pin")),
                 entry(BOB, "acme", "bob", List.of("lake.tpch", "lake.pin")),
                 entry(CAROL, "globex", "alice", List.of("lake.tpch", "lake.pin")),
-                entry(DAVE, "acme", "dave", List.of("lake.tpch.nation"))));
+                entry(DAVE, "acme", "dave", List.of("lake.tpch.nation")),
+                entry(ALICE_REVOKED, "acme", "alice", List.of("lake.pin"))));
     this.durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
     this.server =
         LakeServer.start(
