@@ -102,6 +102,27 @@ class ClientDeadlineTest {
   }
 
   @Test
+  void jdbcUrlProperty_isSentAsTheHeader_andEndsTheStatementAtTheClientsDeadline()
+      throws Exception {
+    // GIVEN the official JDBC driver with x-lake-timeout-ms in its URL
+    String url = lake.jdbcUrl(ALICE) + "&" + ClientDeadline.HEADER + "=1500";
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement st = c.createStatement()) {
+      // WHEN it runs a statement that would run for days THEN it fails at the 1.5 s deadline
+      assertThatThrownBy(
+              () -> {
+                try (java.sql.ResultSet rs = st.executeQuery(FOREVER)) {
+                  while (rs.next()) {
+                    // drain
+                  }
+                }
+              })
+          .isInstanceOf(java.sql.SQLException.class)
+          .hasStackTraceContaining("deadline of 1.5s");
+    }
+  }
+
+  @Test
   void deadlineOverTheMaximum_isInvalidArgument_namingTheMaximumAndTheDurableTier() {
     FlightRuntimeException e =
         flightError(() -> client.execute(FOREVER, bearer(ALICE), deadline("120000")));
