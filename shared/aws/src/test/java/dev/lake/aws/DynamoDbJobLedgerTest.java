@@ -1,0 +1,81 @@
+package dev.lake.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lake.aws.testing.AwsTestKit;
+import dev.lake.aws.testing.MotoExtension;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobLimits;
+import dev.lake.core.job.JobStore;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** A job record reaped without a terminal write (DynamoDB TTL) does not keep its place forever. */
+@ExtendWith(MotoExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DynamoDbJobLedgerTest {
+  private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+  private AwsTestKit.Resources aws;
+
+  @BeforeAll
+  void setUp() {
+    aws = AwsTestKit.create();
+  }
+
+  @AfterAll
+  void tearDown() {
+    aws.clients().close();
+  }
+
+  @Test
+  void aRefusedWrite_prunesAReapedJob_andThenFits() {
+    // GIVEN a tenant at its bound of one, whose only job record TTL then deleted silently
+    DynamoDbJobStore store = new DynamoDbJobStore(aws.clients().dynamo(), aws.config().jobTable());
+    String tenant = "t" + UUID.randomUUID().toString().substring(0, 8);
+    Job reaped = job(tenant);
+    store.createIfAbsent(reaped, JobLimits.active(1));
+    aws.clients()
+        .dynamo()
+        .deleteItem(
+            b ->
+                b.tableName(aws.config().jobTable())
+                    .key(Map.of("id", AttributeValue.fromS(reaped.id()))));
+    assertThat(store.usage(tenant).active()).isEqualTo(1);
+    // WHEN the tenant submits again
+    Job next = job(tenant);
+    JobStore.CreateResult result = store.createIfAbsent(next, JobLimits.active(1));
+    // THEN the stale place was pruned and the new job counted instead
+    assertThat(result).isEqualTo(new JobStore.CreateResult.Created(next));
+    assertThat(store.usage(tenant).active()).isEqualTo(1);
+  }
+
+  @Test
+  void aLiveJob_isNeverPruned() {
+    // GIVEN a tenant at its bound of one with a live PENDING job
+    DynamoDbJobStore store = new DynamoDbJobStore(aws.clients().dynamo(), aws.config().jobTable());
+    String tenant = "t" + UUID.randomUUID().toString().substring(0, 8);
+    store.createIfAbsent(job(tenant), JobLimits.active(1));
+    // WHEN another job is created THEN it is refused, and the live one still counts
+    assertThat(store.createIfAbsent(job(tenant), JobLimits.active(1)))
+        .isInstanceOf(JobStore.CreateResult.Refused.class);
+    assertThat(store.usage(tenant).active()).isEqualTo(1);
+  }
+
+  private static Job job(String tenant) {
+    return Job.pending(
+        "j-" + UUID.randomUUID().toString().replace("-", ""),
+        tenant,
+        "alice",
+        "fp",
+        new byte[] {1},
+        T0,
+        T0.plusSeconds(600));
+  }
+}

@@ -1,0 +1,47 @@
+package dev.lake.core.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobLimits;
+import dev.lake.core.job.JobStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileJobStoreLedgerTest {
+  private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  @TempDir Path dir;
+
+  private static Job job(String id, Instant expiresAt) {
+    return Job.pending(id, "acme", "alice", "fp", new byte[] {1}, T0, expiresAt);
+  }
+
+  @Test
+  void sweepingExpiredRecords_releasesTheirPlaces() {
+    // GIVEN a tenant at its bound of two, one of whose jobs expires early
+    FileJobStore store = new FileJobStore(dir);
+    store.createIfAbsent(job("j-short", T0.plusSeconds(60)), JobLimits.active(2));
+    store.createIfAbsent(job("j-long", T0.plusSeconds(3600)), JobLimits.active(2));
+    // WHEN the expired record is swept
+    assertThat(store.sweepExpired(T0.plusSeconds(61))).isEqualTo(1);
+    // THEN its place is free
+    assertThat(store.usage("acme").active()).isEqualTo(1);
+    assertThat(store.createIfAbsent(job("j-new", T0.plusSeconds(3600)), JobLimits.active(2)))
+        .isInstanceOf(JobStore.CreateResult.Created.class);
+  }
+
+  @Test
+  void reopening_rebuildsTheLedgerFromTheRecords() throws Exception {
+    // GIVEN a ledger that lost track (a process killed between the record and the ledger write)
+    FileJobStore store = new FileJobStore(dir);
+    store.createIfAbsent(job("j-1", T0.plusSeconds(3600)));
+    Files.writeString(dir.resolve(".ledger.json"), "{}");
+    assertThat(store.usage("acme").active()).isZero();
+    // WHEN the store is opened again THEN the ledger counts the record again
+    assertThat(new FileJobStore(dir).usage("acme").active()).isEqualTo(1);
+  }
+}
