@@ -1,7 +1,7 @@
 package dev.lake.frontdoor;
 
-import static dev.lake.frontdoor.DurableEndToEndTest.flightError;
-import static dev.lake.frontdoor.DurableEndToEndTest.statement;
+import static dev.lake.frontdoor.DurableFlightCalls.flightError;
+import static dev.lake.frontdoor.DurableFlightCalls.statement;
 import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
