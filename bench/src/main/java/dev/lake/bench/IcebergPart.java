@@ -2,6 +2,7 @@ package dev.lake.bench;
 
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.IcebergFilesConfig;
 import dev.lake.iceberg.demo.RestCatalogFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,10 +52,15 @@ final class IcebergPart implements AutoCloseable {
         RestCatalogFixture.start(dir, warehouse.toString(), Map.of(), 0, Optional.empty());
     try {
       TpchIceberg.ensure(fixture.backend(), parquet);
+      // Direct reads (DuckDB's own Parquet reader over the pinned plan's files) are the default;
+      // LAKE_BENCH_ICEBERG_DIRECT=false measures Iceberg's generic reader instead.
+      boolean direct =
+          !System.getenv().getOrDefault("LAKE_BENCH_ICEBERG_DIRECT", "true").trim().equals("false");
       IcebergFederation federation =
           IcebergFederation.connect(
               IcebergConfig.fromFlags(
                   fixture.uri().toString(), null, TpchIceberg.NAMESPACE + "," + COLD_NAMESPACE),
+              direct ? IcebergFilesConfig.defaults() : IcebergFilesConfig.genericOnly(),
               allocator);
       return new IcebergPart(fixture, federation, parquet);
     } catch (Exception | Error e) {

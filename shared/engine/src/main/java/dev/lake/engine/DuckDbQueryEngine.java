@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
+import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
@@ -90,6 +91,13 @@ public final class DuckDbQueryEngine implements QueryEngine {
         s.execute("SET autoinstall_known_extensions = false");
         s.execute("SET autoload_known_extensions = false");
         s.execute("SET allow_community_extensions = false");
+        List<String> readable = FileScans.readableDirectories(this.readers);
+        if (!readable.isEmpty()) {
+          // only the directories of readers' own file scans (FileScanSource); clients never name
+          // files (admission), and external access is off for everything else
+          s.execute("SET allowed_directories = " + FileScans.listLiteral(readable));
+          s.execute("SET parquet_metadata_cache = true"); // those files never change
+        }
         s.execute("SET enable_external_access = false");
         s.execute("SET lock_configuration = true");
       }
@@ -149,7 +157,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
         open(
             query,
             plan,
-            inputs,
+            new QueryInputs.Sources(inputs, Map.of()),
             List.of(),
             Map.of(),
             null,
@@ -200,6 +208,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     List<AutoCloseable> leases = new ArrayList<>();
     Map<TableRef, String> cachedNames = new LinkedHashMap<>();
     ExecutionAccounting accounting = new ExecutionAccounting(gauge);
+    Map<TableRef, String> fileScans = new LinkedHashMap<>();
     try {
       // EXPLAIN reads no data, so it never uses or makes a copy
       if (snapshotCache != null && query.kind() == AdmittedQuery.Kind.SELECT) {
@@ -209,8 +218,19 @@ public final class DuckDbQueryEngine implements QueryEngine {
       for (TableRef ref : query.tables()) {
         if (!cachedNames.containsKey(ref)) {
           Snapshot snapshot = snapshots.resolve(ref);
+          TableReader reader = reader(snapshot);
+          if (reader instanceof FileScanSource source) {
+            Optional<FileScanSource.FileScan> scan =
+                source.fileScan(ref, snapshot, plan.request(ref));
+            if (scan.isPresent()) {
+              leases.addAll(scan.get().leases());
+              fileScans.put(ref, scan.get().sql());
+              accounting.scanned().addAndGet(scan.get().bytes());
+              continue;
+            }
+          }
           List<ArrowReader> scans = new ArrayList<>();
-          for (ArrowReader r : reader(snapshot).scan(ref, snapshot, plan.request(ref), child)) {
+          for (ArrowReader r : reader.scan(ref, snapshot, plan.request(ref), child)) {
             scans.add(new CountingReader(child, r, accounting.scanned(), Long.MAX_VALUE));
           }
           inputs.put(ref, scans);
@@ -227,7 +247,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return open(
         query,
         plan,
-        inputs,
+        new QueryInputs.Sources(inputs, fileScans),
         leases,
         cachedNames,
         parameters,
@@ -255,7 +275,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private DuckDbExecution open(
       AdmittedQuery query,
       QueryPlan plan,
-      Map<TableRef, List<ArrowReader>> inputs,
+      QueryInputs.Sources inputs,
       List<AutoCloseable> leases,
       Map<TableRef, String> cachedNames,
       List<Object> parameters,
@@ -268,7 +288,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     try {
       connection = database.duplicate();
     } catch (SQLException e) {
-      for (List<ArrowReader> list : inputs.values()) {
+      for (List<ArrowReader> list : inputs.streams().values()) {
         list.forEach(DuckDbExecution::closeQuietly);
       }
       leases.forEach(DuckDbExecution::closeQuietly);

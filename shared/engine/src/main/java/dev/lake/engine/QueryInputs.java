@@ -30,7 +30,18 @@ final class QueryInputs implements AutoCloseable {
   private final List<AutoCloseable> leases;
   private final Map<TableRef, String> views = new LinkedHashMap<>();
 
-  /** Takes ownership of every reader in {@code inputs} and every lease, even when it fails. */
+  /**
+   * A query's tables: Arrow streams per table, and tables a {@link dev.lake.core.FileScanSource}
+   * reads from files (its file-reading {@code SELECT} per table).
+   */
+  record Sources(Map<TableRef, List<ArrowReader>> streams, Map<TableRef, String> fileScans) {
+    Sources {
+      streams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(streams));
+      fileScans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fileScans));
+    }
+  }
+
+  /** Arrow streams only; takes ownership of every reader and every lease, even when it fails. */
   QueryInputs(
       DuckDBConnection connection,
       String prefix,
@@ -38,9 +49,31 @@ final class QueryInputs implements AutoCloseable {
       java.util.Set<TableRef> rereadTables,
       BufferAllocator allocator,
       List<AutoCloseable> leases) {
+    this(connection, prefix, new Sources(inputs, Map.of()), rereadTables, allocator, leases);
+  }
+
+  /** Takes ownership of every reader in {@code sources} and every lease, even when it fails. */
+  QueryInputs(
+      DuckDBConnection connection,
+      String prefix,
+      Sources sources,
+      java.util.Set<TableRef> rereadTables,
+      BufferAllocator allocator,
+      List<AutoCloseable> leases) {
+    Map<TableRef, List<ArrowReader>> inputs = sources.streams();
     inputs.values().forEach(unexported::addAll);
     this.leases = new ArrayList<>(leases);
     try {
+      int f = 0;
+      for (Map.Entry<TableRef, String> e : sources.fileScans().entrySet()) {
+        String view = prefix + "_f" + f++;
+        try (Statement st = connection.createStatement()) {
+          // the reader's own file-reading SELECT (no client text); a view can be scanned any
+          // number of times, so a re-read table needs no copy
+          st.execute("CREATE TEMPORARY VIEW " + view + " AS " + e.getValue());
+        }
+        views.put(e.getKey(), view);
+      }
       int t = 0;
       for (Map.Entry<TableRef, List<ArrowReader>> e : inputs.entrySet()) {
         String view = prefix + "_t" + t++;

@@ -3,8 +3,15 @@ package dev.lake.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableResolver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +35,20 @@ public final class IcebergFederation implements AutoCloseable {
   private final CatalogClient client;
   private final IcebergResolver resolver;
   private final IcebergReader reader;
+  private final Optional<DataFileCache> files;
+  private final Optional<Path> ownedDirectory;
 
-  private IcebergFederation(CatalogClient client, IcebergResolver resolver, IcebergReader reader) {
+  private IcebergFederation(
+      CatalogClient client,
+      IcebergResolver resolver,
+      IcebergReader reader,
+      Optional<DataFileCache> files,
+      Optional<Path> ownedDirectory) {
     this.client = client;
     this.resolver = resolver;
     this.reader = reader;
+    this.files = files;
+    this.ownedDirectory = ownedDirectory;
   }
 
   /**
@@ -43,7 +59,17 @@ public final class IcebergFederation implements AutoCloseable {
    *     allocator the engine passes per scan
    */
   public static IcebergFederation connect(IcebergConfig config, BufferAllocator allocator) {
+    return connect(config, IcebergFilesConfig.defaults(), allocator);
+  }
+
+  /**
+   * Connects like {@link #connect(IcebergConfig, BufferAllocator)}, with direct reads as {@code
+   * files} says.
+   */
+  public static IcebergFederation connect(
+      IcebergConfig config, IcebergFilesConfig files, BufferAllocator allocator) {
     requireNonNull(config, "config is null");
+    requireNonNull(files, "files is null");
     requireNonNull(allocator, "allocator is null");
     registerFormatModels();
     CatalogClient client = CatalogClient.connect(config);
@@ -51,9 +77,29 @@ public final class IcebergFederation implements AutoCloseable {
         new ResolutionCache(
             config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
     IcebergResolver resolver = new IcebergResolver(config, client, cache);
-    LOG.info("Iceberg federation connected: {}", config);
+    Optional<Path> owned = Optional.empty();
+    Optional<DataFileCache> cacheOfFiles = Optional.empty();
+    if (files.direct()) {
+      try {
+        Path dir =
+            files.cacheDirectory().isPresent()
+                ? files.cacheDirectory().get()
+                : Files.createTempDirectory("lake-iceberg-files");
+        owned = files.cacheDirectory().isPresent() ? Optional.empty() : Optional.of(dir);
+        cacheOfFiles = Optional.of(new DataFileCache(dir, files.cacheBytes()));
+      } catch (IOException | UncheckedIOException e) {
+        client.close();
+        throw new LakeException(
+            ErrorCode.INTERNAL, "Cannot create the Iceberg file cache directory", e);
+      }
+    }
+    LOG.info("Iceberg federation connected: {} (direct Parquet reads: {})", config, files.direct());
     return new IcebergFederation(
-        client, resolver, new IcebergReader(resolver, client.catalogName()));
+        client,
+        resolver,
+        new IcebergReader(resolver, client.catalogName(), cacheOfFiles),
+        cacheOfFiles,
+        owned);
   }
 
   /**
@@ -91,6 +137,11 @@ public final class IcebergFederation implements AutoCloseable {
     return reader;
   }
 
+  /** How many scans DuckDB has read directly from data files so far (observability, tests). */
+  public long directScans() {
+    return reader.directScans();
+  }
+
   /** How many data files scans have planned so far (after partition and file pruning). */
   public long plannedDataFiles() {
     return reader.plannedFiles();
@@ -98,6 +149,19 @@ public final class IcebergFederation implements AutoCloseable {
 
   @Override
   public void close() {
-    client.close();
+    try {
+      client.close();
+    } finally {
+      files.ifPresent(DataFileCache::close);
+      ownedDirectory.ifPresent(IcebergFederation::deleteTree);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      LOG.debug("deleting the Iceberg file cache directory failed", e);
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.lake.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
+import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
@@ -10,9 +11,11 @@ import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -35,17 +38,39 @@ import org.apache.iceberg.util.SnapshotUtil;
  * the pushable predicates, and splits the file tasks over up to {@code parallelism} Arrow streams.
  * A table with no snapshot yet reads as empty.
  */
-final class IcebergReader implements TableReader {
+final class IcebergReader implements TableReader, FileScanSource {
   /** Highest table format version lake reads; newer ones fail closed. */
   static final int MAX_FORMAT_VERSION = 3;
 
   private final IcebergResolver resolver;
   private final String catalogName;
   private final AtomicLong plannedFiles = new AtomicLong();
+  private final Optional<DirectScans> direct;
+  private final List<Path> readable;
 
-  IcebergReader(IcebergResolver resolver, String catalogName) {
+  /**
+   * @param files the local copies DuckDB reads directly, or empty to read every scan through
+   *     Iceberg's generic reader
+   */
+  IcebergReader(IcebergResolver resolver, String catalogName, Optional<DataFileCache> files) {
     this.resolver = requireNonNull(resolver, "resolver is null");
     this.catalogName = requireNonNull(catalogName, "catalogName is null");
+    this.direct = files.map(f -> new DirectScans(resolver, f));
+    this.readable = files.map(f -> List.of(f.directory())).orElse(List.of());
+  }
+
+  @Override
+  public List<Path> readableDirectories() {
+    return readable;
+  }
+
+  @Override
+  public Optional<FileScan> fileScan(TableRef ref, Snapshot snapshot, ScanRequest request) {
+    requireNonNull(request, "request is null");
+    if (direct.isEmpty()) {
+      return Optional.empty();
+    }
+    return direct.get().fileScan(ref, (IcebergSnapshot) snapshot, request, this);
   }
 
   @Override
@@ -89,12 +114,7 @@ final class IcebergReader implements TableReader {
               request.batchSize(),
               renewer));
     }
-    TableScan scan =
-        table
-            .newScan()
-            .useSnapshot(pinned.snapshotId())
-            .caseSensitive(false)
-            .filter(Filters.toExpression(tableSchema, request.filter()));
+    TableScan scan = pinnedScan(table, pinned, tableSchema, request.filter());
     if (!request.columns().isEmpty()) {
       scan = scan.select(request.columns());
     }
@@ -118,13 +138,30 @@ final class IcebergReader implements TableReader {
     return out;
   }
 
+  /** Scans read directly by DuckDB so far (the rest went through the generic reader). */
+  long directScans() {
+    return direct.map(DirectScans::served).orElse(0L);
+  }
+
+  /** A scan of the pinned snapshot with the pushable predicates of {@code filter}. */
+  static TableScan pinnedScan(
+      Table table,
+      IcebergSnapshot pinned,
+      org.apache.iceberg.Schema schema,
+      List<ScanRequest.Predicate> filter) {
+    return table
+        .newScan()
+        .useSnapshot(pinned.snapshotId())
+        .caseSensitive(false)
+        .filter(Filters.toExpression(schema, filter));
+  }
+
   /** Data files planned by all scans so far (observability; tests assert pruning with it). */
   long plannedFiles() {
     return plannedFiles.get();
   }
 
-  private List<FileScanTask> plan(
-      TableRef ref, Table table, IcebergSnapshot pinned, TableScan scan) {
+  List<FileScanTask> plan(TableRef ref, Table table, IcebergSnapshot pinned, TableScan scan) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> files = scan.planFiles()) {
       for (FileScanTask t : files) {
@@ -178,7 +215,7 @@ final class IcebergReader implements TableReader {
     }
   }
 
-  private static void checkFormat(TableRef ref, Table table) {
+  static void checkFormat(TableRef ref, Table table) {
     if (table instanceof HasTableOperations ops) {
       TableOperations o = ops.operations();
       int version = o.current().formatVersion();
@@ -198,7 +235,7 @@ final class IcebergReader implements TableReader {
   }
 
   /** The requested columns in request order (case-insensitive), or all in table order. */
-  private static org.apache.iceberg.Schema project(
+  static org.apache.iceberg.Schema project(
       TableRef ref, org.apache.iceberg.Schema schema, List<String> columns) {
     if (columns.isEmpty()) {
       return schema;

@@ -42,20 +42,7 @@ final class Rows {
     List<ArrowReader> streams = reader.scan(ref, snapshot, request, allocator);
     try {
       for (ArrowReader r : streams) {
-        while (r.loadNextBatch()) {
-          VectorSchemaRoot root = r.getVectorSchemaRoot();
-          for (int i = 0; i < root.getRowCount(); i++) {
-            List<Object> row = new ArrayList<>();
-            for (FieldVector v : root.getFieldVectors()) {
-              Object o = v.getObject(i);
-              if (v instanceof DateDayVector && o != null) {
-                o = LocalDate.ofEpochDay((Integer) o);
-              }
-              row.add(normalize(o));
-            }
-            out.add(row);
-          }
-        }
+        drain(r, out);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -69,6 +56,30 @@ final class Rows {
       }
     }
     return sorted(out);
+  }
+
+  /** Every row of {@code reader}, sorted (the reader stays open). */
+  static List<List<Object>> read(ArrowReader reader) throws IOException {
+    List<List<Object>> out = new ArrayList<>();
+    drain(reader, out);
+    return sorted(out);
+  }
+
+  private static void drain(ArrowReader r, List<List<Object>> out) throws IOException {
+    while (r.loadNextBatch()) {
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      for (int i = 0; i < root.getRowCount(); i++) {
+        List<Object> row = new ArrayList<>();
+        for (FieldVector v : root.getFieldVectors()) {
+          Object o = v.getObject(i);
+          if (v instanceof DateDayVector && o != null) {
+            o = LocalDate.ofEpochDay((Integer) o);
+          }
+          row.add(normalize(o));
+        }
+        out.add(row);
+      }
+    }
   }
 
   static List<List<Object>> generics(Table table, long snapshotId, String... columns) {

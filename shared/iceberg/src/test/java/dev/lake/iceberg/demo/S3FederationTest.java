@@ -2,10 +2,17 @@ package dev.lake.iceberg.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.QueryExecution;
 import dev.lake.core.ScanRequest;
+import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
+import dev.lake.engine.DuckDbQueryEngine;
+import dev.lake.engine.DuckDbSqlAdmission;
+import dev.lake.engine.EngineConfig;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.IcebergFilesConfig;
 import dev.lake.iceberg.IcebergSnapshot;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -83,6 +90,47 @@ class S3FederationTest {
       // THEN the rows equal Iceberg's generic reader, and the S3 secret is not in the config text
       assertThat(rows).hasSize(25).isEqualTo(Rows.generics(nation, s.snapshotId()));
       assertThat(config.toString()).doesNotContain("moto-secret");
+    }
+  }
+
+  @Test
+  void directRead_fetchesTheExactFilesIntoTheLocalCache_andEqualsIcebergGenerics()
+      throws Exception {
+    // GIVEN demo.nation on S3 and the engine over a federation with direct reads
+    Table nation = fixture.backend().loadTable(TableIdentifier.of("demo", "nation"));
+    IcebergConfig config =
+        IcebergConfig.fromFlags(fixture.uri().toString(), null, "demo")
+            .withProperties(s3Properties());
+    Path cache = dir.resolve("files");
+    try (IcebergFederation iceberg =
+            IcebergFederation.connect(
+                config, new IcebergFilesConfig(true, Optional.of(cache), 64L << 20), allocator);
+        DuckDbQueryEngine engine =
+            new DuckDbQueryEngine(
+                EngineConfig.defaults(dir.resolve("spill")), List.of(iceberg.reader()));
+        DuckDbSqlAdmission admission = new DuckDbSqlAdmission()) {
+      TableRef ref = TableRef.parse("iceberg.demo.nation");
+      IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+      AdmittedQuery q = admission.admit("SELECT * FROM iceberg.demo.nation");
+      SnapshotSet set = new SnapshotSet(Map.of(ref, s));
+
+      // WHEN read twice through the engine
+      List<List<Object>> first;
+      try (QueryExecution e = engine.execute(q, List.of(), set, allocator)) {
+        first = Rows.read(e.reader());
+      }
+      List<List<Object>> second;
+      try (QueryExecution e = engine.execute(q, List.of(), set, allocator)) {
+        second = Rows.read(e.reader());
+      }
+
+      // THEN DuckDB read local copies of the S3 files, with exactly Iceberg's rows
+      assertThat(iceberg.directScans()).isEqualTo(2);
+      assertThat(first).hasSize(25).isEqualTo(Rows.generics(nation, s.snapshotId()));
+      assertThat(second).isEqualTo(first);
+      try (var files = java.nio.file.Files.list(cache)) {
+        assertThat(files.filter(p -> p.toString().endsWith(".parquet")).count()).isPositive();
+      }
     }
   }
 

@@ -1,0 +1,226 @@
+package dev.lake.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.parquet.ParquetSchemaUtil;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.LocalInputFile;
+
+/**
+ * Local copies of immutable Iceberg data and delete files, so DuckDB can read them with its own
+ * Parquet reader from one directory it is confined to. A file of a table is never rewritten in
+ * place (Iceberg writes new files), so a copy keyed by (table UUID, location, size) is never stale.
+ * Local files are hard-linked (no copy) when the file system allows it, remote ones (S3) are
+ * fetched through the table's own {@link FileIO}. Bounded by bytes (Caffeine weight, W-TinyLFU);
+ * loads are single-flight per key. A query holds a {@link Lease} on each file it reads: an evicted
+ * copy is deleted when its last lease ends, so the directory can exceed the bound by the files of
+ * running queries.
+ */
+final class DataFileCache implements AutoCloseable {
+  private final Path directory;
+  private final Cache<String, Entry> entries;
+  private final AtomicInteger temp = new AtomicInteger();
+
+  DataFileCache(Path directory, long maxBytes) {
+    this.directory = requireNonNull(directory, "directory is null");
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.entries =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .<String, Entry>weigher((k, e) -> (int) Math.min(Integer.MAX_VALUE, e.bytes))
+            .<String, Entry>removalListener((k, e, cause) -> evicted(e, cause))
+            .executor(Runnable::run)
+            .build();
+  }
+
+  Path directory() {
+    return directory;
+  }
+
+  /** A cached local file and whether its Parquet schema carries Iceberg field ids. */
+  static final class Entry {
+    final Path path;
+    final long bytes;
+    final boolean hasFieldIds;
+    private final AtomicInteger refs = new AtomicInteger(1); // 1 = held by the cache
+    private boolean released;
+
+    Entry(Path path, long bytes, boolean hasFieldIds) {
+      this.path = path;
+      this.bytes = bytes;
+      this.hasFieldIds = hasFieldIds;
+    }
+
+    boolean retain() {
+      while (true) {
+        int n = refs.get();
+        if (n == 0) {
+          return false;
+        }
+        if (refs.compareAndSet(n, n + 1)) {
+          return true;
+        }
+      }
+    }
+
+    void release() {
+      if (refs.decrementAndGet() == 0) {
+        synchronized (this) {
+          if (!released) {
+            released = true;
+            try {
+              Files.deleteIfExists(path);
+            } catch (IOException e) {
+              // a leftover copy is harmless: its name is never reused for other content
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** One query's hold on a cached file; close it when the query ends. */
+  record Lease(Entry entry) implements AutoCloseable {
+    Path path() {
+      return entry.path;
+    }
+
+    boolean hasFieldIds() {
+      return entry.hasFieldIds;
+    }
+
+    @Override
+    public void close() {
+      entry.release();
+    }
+  }
+
+  /**
+   * Leases the local copy of {@code location} (fetching or linking it on a miss). {@code size} is
+   * the file size the table's metadata records; a fetched file of another size is refused.
+   *
+   * @throws UncheckedIOException if the file cannot be read
+   */
+  Lease acquire(String tableUuid, FileIO io, String location, long size) {
+    String key = key(tableUuid, location, size);
+    while (true) {
+      Entry e = entries.get(key, k -> load(k, io, location, size));
+      if (e.retain()) {
+        return new Lease(e);
+      }
+      entries.asMap().remove(key, e); // evicted between get and retain: load again
+    }
+  }
+
+  private Entry load(String key, FileIO io, String location, long size) {
+    Path target = directory.resolve(key + ".parquet");
+    Path tmp = directory.resolve(key + ".tmp" + temp.incrementAndGet());
+    try {
+      Files.deleteIfExists(tmp);
+      Path local = localPath(location);
+      boolean placed = false;
+      if (local != null && Files.size(local) == size) {
+        try {
+          Files.createLink(tmp, local);
+          placed = true;
+        } catch (IOException | UnsupportedOperationException e) {
+          // another file system or no permission: copy instead
+        }
+      }
+      if (!placed) {
+        try (InputStream in = io.newInputFile(location, size).newStream()) {
+          Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      if (Files.size(tmp) != size) {
+        throw new IOException("the data file's size differs from the table metadata");
+      }
+      boolean ids = hasFieldIds(tmp);
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      return new Entry(target, size, ids);
+    } catch (IOException e) {
+      deleteQuietly(tmp);
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      deleteQuietly(tmp);
+      throw e;
+    }
+  }
+
+  /** Whether the Parquet schema has Iceberg field ids (else Iceberg applies other rules). */
+  private static boolean hasFieldIds(Path file) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+      return ParquetSchemaUtil.hasIds(reader.getFooter().getFileMetaData().getSchema());
+    }
+  }
+
+  /** The local path of a {@code file:} URI or plain absolute path, else null (S3 …). */
+  private static Path localPath(String location) {
+    try {
+      if (location.startsWith("/")) {
+        return Path.of(location);
+      }
+      if (location.startsWith("file:")) {
+        return Path.of(URI.create(location).getPath());
+      }
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return null;
+  }
+
+  private static String key(String tableUuid, String location, long size) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update((tableUuid + "\n" + size + "\n" + location).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void evicted(Entry e, RemovalCause cause) {
+    if (e != null && cause != RemovalCause.REPLACED) {
+      e.release();
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      // best effort
+    }
+  }
+
+  /** Cached bytes (for tests and metrics). */
+  long weightedBytes() {
+    return entries.policy().eviction().map(ev -> ev.weightedSize().orElse(0)).orElse(0L);
+  }
+
+  @Override
+  public void close() {
+    entries.invalidateAll();
+    entries.cleanUp();
+  }
+}

@@ -1,0 +1,307 @@
+package dev.lake.iceberg.demo;
+
+import static dev.lake.iceberg.demo.IcebergFederationTest.PEOPLE;
+import static dev.lake.iceberg.demo.IcebergFederationTest.people;
+import static dev.lake.iceberg.demo.IcebergFederationTest.person;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lake.core.AdmittedQuery;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.Snapshot;
+import dev.lake.core.SnapshotSet;
+import dev.lake.core.TableRef;
+import dev.lake.engine.DuckDbQueryEngine;
+import dev.lake.engine.DuckDbSqlAdmission;
+import dev.lake.engine.EngineConfig;
+import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.IcebergFilesConfig;
+import dev.lake.iceberg.IcebergSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Direct reads (DuckDB's own Parquet reader over local copies of the pinned plan's files) through
+ * the real engine, compared with Iceberg's generic reader on the tables of the exactness tests.
+ */
+class DirectScanTest {
+  @TempDir static Path dir;
+  static RestCatalogFixture fixture;
+  static Catalog backend;
+  static BufferAllocator allocator;
+  static IcebergFederation iceberg;
+  static DuckDbQueryEngine engine;
+  static DuckDbSqlAdmission admission;
+  static Path cache;
+  static final AtomicInteger names = new AtomicInteger();
+
+  @BeforeAll
+  static void start() throws Exception {
+    fixture = RestCatalogFixture.startLocal(dir.resolve("catalog"));
+    backend = fixture.backend();
+    DemoTables.create(backend);
+    ((SupportsNamespaces) backend).createNamespace(Namespace.of("d"));
+    allocator = new RootAllocator();
+    cache = dir.resolve("files");
+    iceberg =
+        IcebergFederation.connect(
+            IcebergConfig.fromFlags(fixture.uri().toString(), null, "demo,d"),
+            new IcebergFilesConfig(true, Optional.of(cache), 64L << 20),
+            allocator);
+    engine =
+        new DuckDbQueryEngine(
+            EngineConfig.defaults(dir.resolve("spill")), List.of(iceberg.reader()));
+    admission = new DuckDbSqlAdmission();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    admission.close();
+    engine.close();
+    iceberg.close();
+    allocator.close();
+    fixture.close();
+  }
+
+  @Test
+  void select_readsDirectly_andEqualsIcebergGenerics() {
+    // GIVEN demo.nation (two snapshots)
+    Table nation = backend.loadTable(TableIdentifier.of("demo", "nation"));
+    TableRef ref = TableRef.parse("iceberg.demo.nation");
+    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+    long before = iceberg.directScans();
+
+    // WHEN read through the engine
+    List<List<Object>> rows = query("SELECT * FROM iceberg.demo.nation", ref, s);
+
+    // THEN DuckDB read the files itself, with exactly Iceberg's rows, from the confined cache
+    assertThat(iceberg.directScans()).isEqualTo(before + 1);
+    assertThat(rows).hasSize(25).isEqualTo(Rows.generics(nation, s.snapshotId()));
+    assertThat(cache).isDirectoryContaining("glob:**.parquet");
+  }
+
+  @Test
+  void select_appliesPositionAndEqualityDeletes_likeIcebergGenerics() {
+    // GIVEN rows 1 and 3 deleted by position and ids 5 and 7 by equality
+    Table t = newTable(PartitionSpec.unpartitioned());
+    DataFile file = DemoTablesSupport.append(t, people(0, 10));
+    t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, file, 1, 3)).commit();
+    org.apache.iceberg.Schema key = PEOPLE.select("id");
+    List<Record> keys = new ArrayList<>();
+    for (long id : new long[] {5, 7}) {
+      Record k = GenericRecord.create(key);
+      k.set(0, id);
+      keys.add(k);
+    }
+    t.newRowDelta().addDeletes(TableFiles.writeEqualityDeletes(t, key, null, keys)).commit();
+    // a later append is not affected by the earlier equality delete (sequence numbers)
+    DemoTablesSupport.append(t, people(5, 6));
+    TableRef ref = IcebergFederationTest.ref(t);
+    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+    long before = iceberg.directScans();
+
+    // WHEN all columns, and only a column that is not the delete key, are read
+    List<List<Object>> all = query("SELECT * FROM " + ref, ref, s);
+    List<List<Object>> names = query("SELECT name FROM " + ref, ref, s);
+
+    // THEN both equal Iceberg's generic reader and were read directly
+    assertThat(all).hasSize(7).isEqualTo(Rows.generics(t, s.snapshotId()));
+    assertThat(names).isEqualTo(Rows.generics(t, s.snapshotId(), "name"));
+    assertThat(iceberg.directScans()).isEqualTo(before + 2);
+  }
+
+  @Test
+  void select_readsByFieldId_afterRenameAddAndDropColumn_atBothSnapshots() {
+    // GIVEN rows written before and after a rename, an added column, a dropped column and an
+    // int -> long promotion
+    org.apache.iceberg.Schema schema =
+        new org.apache.iceberg.Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "name", Types.StringType.get()),
+            Types.NestedField.optional(3, "region", Types.IntegerType.get()),
+            Types.NestedField.optional(4, "score", Types.DecimalType.of(10, 2)));
+    Table t = newTable(schema, PartitionSpec.unpartitioned());
+    DemoTablesSupport.append(t, people(0, 4));
+    long before = t.currentSnapshot().snapshotId();
+    t.updateSchema()
+        .renameColumn("name", "full_name")
+        .addColumn("city", Types.StringType.get())
+        .deleteColumn("score")
+        .updateColumn("region", Types.LongType.get())
+        .commit();
+    List<Record> later = new ArrayList<>();
+    for (int i = 10; i < 13; i++) {
+      Record r = GenericRecord.create(t.schema());
+      r.setField("id", (long) i);
+      r.setField("full_name", "p" + i);
+      r.setField("region", (long) (i % 3));
+      r.setField("city", "c" + i);
+      later.add(r);
+    }
+    DemoTablesSupport.append(t, later);
+    TableRef ref = IcebergFederationTest.ref(t);
+    IcebergSnapshot now = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+    IcebergSnapshot old = new IcebergSnapshot("iceberg", now.tableUuid(), before, "");
+
+    // WHEN both snapshots are read
+    List<List<Object>> current = query("SELECT * FROM " + ref, ref, now);
+    List<List<Object>> earlier = query("SELECT * FROM " + ref, ref, old);
+
+    // THEN each reads with its own schema, equal to Iceberg's generic reader
+    assertThat(current).hasSize(7).isEqualTo(Rows.generics(t, now.snapshotId()));
+    assertThat(current).contains(java.util.Arrays.asList(1L, "p1", 1L, null));
+    assertThat(earlier).hasSize(4).isEqualTo(Rows.generics(t, before));
+  }
+
+  @Test
+  void select_readsIdentityPartitionConstants_andPrunesWithFilters() {
+    // GIVEN a table partitioned by region, one file per region
+    Table t = newTable(PartitionSpec.builderFor(PEOPLE).identity("region").build());
+    for (int region = 0; region < 3; region++) {
+      List<Record> rows = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        rows.add(person(region * 10 + i, region));
+      }
+      t.newAppend()
+          .appendFile(TableFiles.writeData(t, IcebergFederationTest.partitionKey(t, region), rows))
+          .commit();
+    }
+    TableRef ref = IcebergFederationTest.ref(t);
+    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+
+    // WHEN read whole and with a pushed partition predicate
+    List<List<Object>> all = query("SELECT * FROM " + ref, ref, s);
+    List<List<Object>> one = query("SELECT id, region FROM " + ref + " WHERE region = 1", ref, s);
+
+    // THEN exactly Iceberg's rows
+    assertThat(all).hasSize(12).isEqualTo(Rows.generics(t, s.snapshotId()));
+    assertThat(one)
+        .hasSize(4)
+        .allSatisfy(r -> assertThat(r.get(1)).isEqualTo(1))
+        .extracting(r -> r.get(0))
+        .containsExactly(10L, 11L, 12L, 13L);
+  }
+
+  @Test
+  void select_readsTheSealedSnapshot_afterANewCommit_andFailsClosedOnceExpired() {
+    // GIVEN a sealed snapshot followed by another commit
+    Table t = newTable(PartitionSpec.unpartitioned());
+    DemoTablesSupport.append(t, people(0, 5));
+    TableRef ref = IcebergFederationTest.ref(t);
+    IcebergSnapshot sealed = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+    DemoTablesSupport.append(t, people(5, 9));
+    t.refresh();
+
+    // WHEN read THEN the sealed rows only
+    assertThat(query("SELECT * FROM " + ref, ref, sealed))
+        .hasSize(5)
+        .isEqualTo(Rows.generics(t, sealed.snapshotId()));
+
+    // WHEN the snapshot is expired THEN verify + query fail closed, never the new snapshot
+    t.expireSnapshots().expireSnapshotId(sealed.snapshotId()).commit();
+    assertThatThrownBy(() -> query("SELECT * FROM " + ref, ref, sealed))
+        .isInstanceOf(LakeException.class)
+        .hasMessage("snapshot " + sealed.snapshotId() + " of " + ref + " is no longer retained")
+        .extracting(e -> ((LakeException) e).code())
+        .isEqualTo(ErrorCode.SNAPSHOT_GONE);
+  }
+
+  @Test
+  void select_fallsBackToTheGenericReader_forTypesItCannotRenderExactly() {
+    // GIVEN a table with a uuid column
+    org.apache.iceberg.Schema schema =
+        new org.apache.iceberg.Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "u", Types.UUIDType.get()));
+    Table t = newTable(schema, PartitionSpec.unpartitioned());
+    Record r = GenericRecord.create(schema);
+    r.set(0, 1L);
+    r.set(1, java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"));
+    DemoTablesSupport.append(t, List.of(r));
+    TableRef ref = IcebergFederationTest.ref(t);
+    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+    long before = iceberg.directScans();
+
+    // WHEN read THEN through the generic reader, with the same rows as before
+    assertThat(query("SELECT * FROM " + ref, ref, s))
+        .containsExactly(List.of(1L, "00000000-0000-0000-0000-000000000001"));
+    assertThat(iceberg.directScans()).isEqualTo(before);
+  }
+
+  @Test
+  void userSql_cannotNameTheCachedFiles_andTheEngineReadsNothingOutsideIt() throws Exception {
+    // GIVEN a cached copy of a data file
+    TableRef ref = TableRef.parse("iceberg.demo.nation");
+    query("SELECT count(*) FROM iceberg.demo.nation", ref, iceberg.resolver().resolve(ref));
+    String file;
+    try (var files = Files.list(cache)) {
+      file =
+          files.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow().toString();
+    }
+
+    // WHEN a client names the file or a file function THEN admission refuses it
+    for (String sql :
+        List.of(
+            "SELECT * FROM read_parquet('" + file + "')",
+            "SELECT * FROM '" + file + "'",
+            "SELECT * FROM parquet_scan(['" + file + "'])",
+            "SELECT * FROM glob('" + cache + "/*')")) {
+      assertThatThrownBy(() -> admission.admit(sql)).isInstanceOf(LakeException.class);
+    }
+
+    // THEN a fresh query still succeeds
+    assertThat(
+            query("SELECT count(*) FROM iceberg.demo.nation", ref, iceberg.resolver().resolve(ref)))
+        .containsExactly(List.of(25L));
+  }
+
+  // --- helpers ---
+
+  /** Verifies (as the front door does before every execution) and runs {@code sql}. */
+  static List<List<Object>> query(String sql, TableRef ref, Snapshot s) {
+    iceberg.resolver().verify(ref, s);
+    AdmittedQuery q = admission.admit(sql);
+    SnapshotSet set = new SnapshotSet(Map.of(ref, s));
+    engine.plan(q, set);
+    try (QueryExecution e = engine.execute(q, List.of(), set, allocator)) {
+      return Rows.read(e.reader());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static Table newTable(PartitionSpec spec) {
+    return newTable(PEOPLE, spec);
+  }
+
+  static Table newTable(org.apache.iceberg.Schema schema, PartitionSpec spec) {
+    TableIdentifier id = TableIdentifier.of("d", "direct_" + names.incrementAndGet());
+    return backend.createTable(id, schema, spec, Map.of("format-version", "2"));
+  }
+}
