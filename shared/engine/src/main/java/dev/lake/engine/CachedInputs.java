@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /** How a query's tables are matched to snapshot-cache copies. */
@@ -29,7 +30,8 @@ final class CachedInputs {
       Function<Snapshot, TableReader> readers,
       EngineConfig config,
       List<AutoCloseable> leases,
-      Map<TableRef, String> names) {
+      Map<TableRef, String> names,
+      AtomicLong scanned) {
     List<TableRef> refs = new ArrayList<>();
     List<SnapshotCache.Use> uses = new ArrayList<>();
     for (TableRef ref : query.tables()) {
@@ -59,6 +61,7 @@ final class CachedInputs {
         SnapshotCache.Table table = tables.get().get(i);
         leases.add(table::release);
         names.put(refs.get(i), table.name());
+        scanned.addAndGet(table.bytes());
       }
     }
   }

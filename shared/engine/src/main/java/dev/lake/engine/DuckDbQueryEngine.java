@@ -213,7 +213,15 @@ public final class DuckDbQueryEngine implements QueryEngine {
       // EXPLAIN reads no data, so it never uses or makes a copy
       if (snapshotCache != null && query.kind() == AdmittedQuery.Kind.SELECT) {
         CachedInputs.acquire(
-            snapshotCache, query, snapshots, plan, this::reader, config, leases, cachedNames);
+            snapshotCache,
+            query,
+            snapshots,
+            plan,
+            this::reader,
+            config,
+            leases,
+            cachedNames,
+            accounting.scanned());
       }
       for (TableRef ref : query.tables()) {
         if (!cachedNames.containsKey(ref)) {

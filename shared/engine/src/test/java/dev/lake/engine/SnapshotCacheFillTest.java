@@ -120,7 +120,12 @@ class SnapshotCacheFillTest {
       reader.disarm();
       cache.awaitFillsForTest(Duration.ofSeconds(60));
       assertThat(cache.materializations()).isEqualTo(1);
-      assertThat(run(engine, NATION)).isEqualTo(expected);
+      AdmittedQuery q = admission.admit(NATION);
+      try (var cached = engine.execute(q, List.of(), catalogs.resolveAll(ALICE, q), allocator)) {
+        assertThat(rows(cached.reader())).isEqualTo(expected);
+        // AND the cached read accounts the copy's bytes as scanned
+        assertThat(cached.stats().scannedBytes()).isPositive();
+      }
       assertThat(cache.hits()).isEqualTo(1);
     }
   }
