@@ -1,10 +1,10 @@
 package dev.lake.frontdoor;
 
 import static dev.lake.frontdoor.DurableEndToEndTest.SLOW;
-import static dev.lake.frontdoor.DurableEndToEndTest.flightError;
-import static dev.lake.frontdoor.DurableEndToEndTest.header;
-import static dev.lake.frontdoor.DurableEndToEndTest.rows;
-import static dev.lake.frontdoor.DurableEndToEndTest.statement;
+import static dev.lake.frontdoor.DurableFlightCalls.flightError;
+import static dev.lake.frontdoor.DurableFlightCalls.header;
+import static dev.lake.frontdoor.DurableFlightCalls.rows;
+import static dev.lake.frontdoor.DurableFlightCalls.statement;
 import static dev.lake.frontdoor.TestLake.ALICE;
 import static dev.lake.frontdoor.TestLake.ALICE_REVOKED;
 import static dev.lake.frontdoor.TestLake.CAROL;
