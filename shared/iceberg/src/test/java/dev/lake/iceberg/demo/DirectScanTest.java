@@ -107,6 +107,23 @@ class DirectScanTest {
   }
 
   @Test
+  void select_costsOneCatalogLoad_theVerifyBeforeIt() {
+    // GIVEN a resolved table
+    Table t = newTable(PartitionSpec.unpartitioned());
+    DemoTablesSupport.append(t, people(0, 5));
+    TableRef ref = IcebergFederationTest.ref(t);
+    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+    long before = fixture.loadTableRequests("d", ref.table());
+
+    // WHEN verified and read twice (as the front door does per DoGet)
+    query("SELECT * FROM " + ref, ref, s);
+    query("SELECT id FROM " + ref + " WHERE id > 2", ref, s);
+
+    // THEN each DoGet cost exactly one loadTable: the verify's point-load
+    assertThat(fixture.loadTableRequests("d", ref.table()) - before).isEqualTo(2);
+  }
+
+  @Test
   void select_appliesPositionAndEqualityDeletes_likeIcebergGenerics() {
     // GIVEN rows 1 and 3 deleted by position and ids 5 and 7 by equality
     Table t = newTable(PartitionSpec.unpartitioned());
