@@ -1,7 +1,7 @@
 package dev.lake.frontdoor;
 
-import dev.lake.core.job.DurableConfig;
 import dev.lake.worker.WorkerConfig;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,13 +27,7 @@ final class DurableOptions {
       description = "In-process workers polling the job queue (0: Lambda or bin/lake worker).")
   int workers;
 
-  @Option(
-      names = "--durable-max-queued-per-tenant",
-      defaultValue = "" + DurableConfig.DEFAULT_MAX_QUEUED_PER_TENANT,
-      description =
-          "Durable queries one tenant may have queued or running at once, across all replicas"
-              + " (1 - 100,000); beyond it a submission is RESOURCE_EXHAUSTED.")
-  int maxQueuedPerTenant;
+  @Mixin DurableLimitOptions limits;
 
   boolean aws() {
     return mode == Mode.aws;
@@ -44,10 +38,10 @@ final class DurableOptions {
    * --durable-max-queued-per-tenant}.
    */
   DurableTierConfig config(WorkerConfig worker) {
-    return DurableTierConfig.defaults()
-        .withResultPrefix(worker.resultPrefix())
-        .withWorker(worker)
-        .withWorkers(workers)
-        .withMaxQueuedPerTenant(maxQueuedPerTenant);
+    return limits.apply(
+        DurableTierConfig.defaults()
+            .withResultPrefix(worker.resultPrefix())
+            .withWorker(worker)
+            .withWorkers(workers));
   }
 }

@@ -45,6 +45,8 @@ final class LocalCommand implements Callable<Integer> {
           "Durable result tier with an in-process worker (on by default; --no-durable: off).")
   boolean durable;
 
+  @CommandLine.Mixin DurableLimitOptions durableLimits;
+
   @CommandLine.Mixin EngineOptions engine;
 
   @CommandLine.Mixin LimitOptions limits;
@@ -61,7 +63,8 @@ final class LocalCommand implements Callable<Integer> {
                 .token(Optional.ofNullable(token))
                 .scale(scale)
                 .iceberg(iceberg.config())
-                .durable(durable ? LocalLake.localDurable() : Optional.empty())
+                .durable(
+                    durable ? LocalLake.localDurable().map(durableLimits::apply) : Optional.empty())
                 .snapshotCacheBytes(engine.snapshotCacheBytes())
                 .build(),
             limits,

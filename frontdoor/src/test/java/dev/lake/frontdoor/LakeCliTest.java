@@ -107,6 +107,13 @@ class LakeCliTest {
         .isEqualTo(2);
     assertThat(err2.toString().trim())
         .isEqualTo("lake: maxListItems must be between 16 and 100000: 3");
+    StringWriter err3 = new StringWriter();
+    CommandLine cli3 = LakeCli.commandLine(Map.of("LAKE_DURABLE_MAX_QUEUED_PER_TENANT", "0"));
+    cli3.setErr(new PrintWriter(err3));
+    assertThat(cli3.execute("local", "--data-dir", dir.toString())).isEqualTo(2);
+    assertThat(err3.toString().trim())
+        .isEqualTo("lake: maxQueuedPerTenant must be between 1 and 100000: 0");
+    assertThat(dir.resolve("tables")).doesNotExist();
   }
 
   @Test

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
+import dev.lake.core.contract.JobStoreContract;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobLimits;
 import dev.lake.core.job.JobStore;
-import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +21,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @ExtendWith(MotoExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DynamoDbJobLedgerTest {
-  private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
   private AwsTestKit.Resources aws;
 
   @BeforeAll
@@ -69,13 +68,6 @@ class DynamoDbJobLedgerTest {
   }
 
   private static Job job(String tenant) {
-    return Job.pending(
-        "j-" + UUID.randomUUID().toString().replace("-", ""),
-        tenant,
-        "alice",
-        "fp",
-        new byte[] {1},
-        T0,
-        T0.plusSeconds(600));
+    return JobStoreContract.newJob(tenant);
   }
 }

@@ -237,7 +237,8 @@ public abstract class JobStoreContract {
     return "t" + UUID.randomUUID().toString().substring(0, 8);
   }
 
-  protected static Job newJob(String tenant) {
+  /** A new PENDING job of {@code tenant} expiring an hour after {@link #T0}. */
+  public static Job newJob(String tenant) {
     return Job.pending(
         "j-" + UUID.randomUUID().toString().replace("-", ""),
         tenant,
