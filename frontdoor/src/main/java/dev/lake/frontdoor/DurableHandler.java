@@ -11,6 +11,7 @@ import dev.lake.core.QueryExecution;
 import dev.lake.core.job.DurableQueries;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStatus;
+import dev.lake.core.job.ResultFormat;
 import dev.lake.core.ticket.SealedEnvelope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,6 +79,7 @@ final class DurableHandler {
       Principal principal,
       FlightDescriptor descriptor,
       Optional<String> submissionId,
+      ResultFormat format,
       CallNotes notes) {
     if (!descriptor.isCommand()) {
       throw unsupportedCommand();
@@ -86,7 +88,7 @@ final class DurableHandler {
     JobStatus status =
         isSealed(command)
             ? durable.await(principal, command, config.pollWait())
-            : submit(principal, command, submissionId, notes);
+            : submit(principal, command, submissionId, format, notes);
     notes.job(status.jobId());
     FlightDescriptor next = FlightDescriptor.command(status.descriptor());
     return new PollInfo(
@@ -103,8 +105,9 @@ final class DurableHandler {
       String sql,
       List<Object> parameters,
       Optional<String> submissionId,
+      ResultFormat format,
       CallNotes notes) {
-    JobStatus submitted = submit(principal, sql, parameters, submissionId, notes);
+    JobStatus submitted = submit(principal, sql, parameters, submissionId, format, notes);
     notes.job(submitted.jobId());
     JobStatus status =
         submitted.done()
@@ -165,7 +168,11 @@ final class DurableHandler {
   }
 
   private JobStatus submit(
-      Principal principal, byte[] command, Optional<String> submissionId, CallNotes notes) {
+      Principal principal,
+      byte[] command,
+      Optional<String> submissionId,
+      ResultFormat format,
+      CallNotes notes) {
     Any any;
     try {
       any = Any.parseFrom(command);
@@ -178,14 +185,14 @@ final class DurableHandler {
         if (query.hasTransactionId()) {
           throw FlightErrors.unimplemented("Transactions");
         }
-        return submit(principal, query.getQuery(), List.of(), submissionId, notes);
+        return submit(principal, query.getQuery(), List.of(), submissionId, format, notes);
       }
       if (any.is(CommandPreparedStatementQuery.class)) {
         PreparedHandle handle =
             statements.openPrepared(
                 principal,
                 any.unpack(CommandPreparedStatementQuery.class).getPreparedStatementHandle());
-        return submit(principal, handle.sql(), handle.parameters(), submissionId, notes);
+        return submit(principal, handle.sql(), handle.parameters(), submissionId, format, notes);
       }
     } catch (InvalidProtocolBufferException e) {
       throw unsupportedCommand();
@@ -198,6 +205,7 @@ final class DurableHandler {
       String sql,
       List<Object> parameters,
       Optional<String> submissionId,
+      ResultFormat format,
       CallNotes notes) {
     StatementHandler.Planned planned = statements.plan(principal, sql, notes);
     return durable.submit(
@@ -206,7 +214,8 @@ final class DurableHandler {
         parameters,
         planned.snapshots(),
         planned.schema(),
-        submissionId);
+        submissionId,
+        format);
   }
 
   /** The FlightInfo of a status; FAILED and CANCELLED jobs raise their error instead. */

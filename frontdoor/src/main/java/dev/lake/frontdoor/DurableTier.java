@@ -159,7 +159,8 @@ final class DurableTier implements AutoCloseable {
             tickets,
             new EnvelopeSealer(ports.keys()),
             config.durable(),
-            clock);
+            clock,
+            components.engine().parquet());
     List<AutoCloseable> owned = new ArrayList<>(ports.owned());
     if (config.workers() > 0) {
       JobProcessor processor =

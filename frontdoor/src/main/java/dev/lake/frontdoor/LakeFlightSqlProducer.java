@@ -82,6 +82,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
             principal(context),
             descriptor,
             DurableHeaders.submissionId(context),
+            DurableHeaders.resultFormat(context),
             CallNotes.of(context));
   }
 
@@ -390,6 +391,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
               sql,
               parameters,
               DurableHeaders.submissionId(context),
+              DurableHeaders.resultFormat(context),
               CallNotes.of(context));
     }
     statements.deadline(context); // a bad x-lake-timeout-ms fails before planning

@@ -73,24 +73,27 @@ class DurableEndToEndTest {
 
   @BeforeAll
   static void start() {
-    DurableTierConfig config =
-        DurableTierConfigBuilder.builder()
-            .pollWait(Duration.ofMillis(500))
-            .waitBudget(Duration.ofSeconds(4))
-            .workers(2)
-            .worker(
-                WorkerConfigBuilder.builder()
-                    .lease(Duration.ofSeconds(4))
-                    .renewEvery(Duration.ofMillis(300))
-                    .maxExecution(Duration.ofMinutes(2))
-                    .lambdaMargin(Duration.ofSeconds(1))
-                    .retryDelay(Duration.ofMillis(200))
-                    .build())
-            .build()
-            .withResultPrefix("")
-            .withResults(ResultConfig.defaults().withMaxPartRows(10_000).withMaxBatchRows(100_000));
-    lake = TestLake.startDurable(dir, config);
+    lake = TestLake.startDurable(dir, tierConfig());
     client = client(lake.port());
+  }
+
+  /** Two in-process workers, parts of at most 10,000 rows; shared with the Parquet tests. */
+  static DurableTierConfig tierConfig() {
+    return DurableTierConfigBuilder.builder()
+        .pollWait(Duration.ofMillis(500))
+        .waitBudget(Duration.ofSeconds(4))
+        .workers(2)
+        .worker(
+            WorkerConfigBuilder.builder()
+                .lease(Duration.ofSeconds(4))
+                .renewEvery(Duration.ofMillis(300))
+                .maxExecution(Duration.ofMinutes(2))
+                .lambdaMargin(Duration.ofSeconds(1))
+                .retryDelay(Duration.ofMillis(200))
+                .build())
+        .build()
+        .withResultPrefix("")
+        .withResults(ResultConfig.defaults().withMaxPartRows(10_000).withMaxBatchRows(100_000));
   }
 
   @AfterAll

@@ -339,6 +339,11 @@ final class TestLake implements AutoCloseable {
     }
 
     @Override
+    public java.util.Optional<dev.lake.core.job.ParquetCodec> parquet() {
+      return delegate.parquet();
+    }
+
+    @Override
     public void close() {
       delegate.close();
     }

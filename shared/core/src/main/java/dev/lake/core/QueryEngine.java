@@ -1,5 +1,6 @@
 package dev.lake.core;
 
+import dev.lake.core.job.ParquetCodec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +48,16 @@ public interface QueryEngine extends AutoCloseable {
    * own (test fakes). The durable tier's deadline is not bounded by it.
    */
   default Optional<Duration> maxInteractiveTimeout() {
+    return Optional.empty();
+  }
+
+  /**
+   * The codec that stores durable results as Parquet and decodes them for download, if this engine
+   * offers one: a private instance of the engine's library that never runs a tenant statement (so
+   * its file access opens no door to user SQL). Engines without one (test fakes) return empty, and
+   * Parquet results then fail {@code UNSUPPORTED}.
+   */
+  default Optional<ParquetCodec> parquet() {
     return Optional.empty();
   }
 

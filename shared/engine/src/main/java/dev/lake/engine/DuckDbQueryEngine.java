@@ -14,6 +14,7 @@ import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
+import dev.lake.core.job.ParquetCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.SQLException;
@@ -55,6 +56,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
           .build();
   private final SnapshotCache snapshotCache;
   private final EngineGauge gauge;
+  private DuckDbParquetCodec parquet;
 
   /** Fires execution deadlines; one daemon thread, each task only interrupts a statement. */
   private final ScheduledExecutorService deadlines =
@@ -386,11 +388,24 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
   }
 
-  /** Releases DuckDB and the plan allocator once; a second call does nothing. */
+  /** A private DuckDB instance staging in {@code <temp>/parquet-results}, started on first use. */
+  @Override
+  public synchronized Optional<ParquetCodec> parquet() {
+    requireOpen();
+    if (parquet == null) {
+      parquet = new DuckDbParquetCodec(config.tempDirectory().resolve("parquet-results"));
+    }
+    return Optional.of(parquet);
+  }
+
+  /** Releases DuckDB, the Parquet codec and the plan allocator once; a second call does nothing. */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
+    }
+    synchronized (this) {
+      DuckDbExecution.closeQuietly(parquet);
     }
     if (snapshotCache != null) {
       snapshotCache.close();

@@ -12,10 +12,12 @@ import dev.lake.core.SnapshotProbe;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
+import dev.lake.core.job.ParquetCodec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -119,6 +121,11 @@ public final class ReusingQueryEngine implements QueryEngine {
   /** Stored results and their total weight, for tests and metrics. */
   long storedBytes() {
     return results.asMap().values().stream().mapToLong(StoredResult::weight).sum();
+  }
+
+  @Override
+  public Optional<ParquetCodec> parquet() {
+    return delegate.parquet();
   }
 
   @Override

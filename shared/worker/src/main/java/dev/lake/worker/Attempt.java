@@ -9,6 +9,7 @@ import dev.lake.core.job.JobEnvelope;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStore;
 import dev.lake.core.job.PartRef;
+import dev.lake.core.job.ResultFormat;
 import dev.lake.core.job.ResultManifest;
 import dev.lake.core.job.ResultWriter;
 import java.time.Duration;
@@ -56,6 +57,7 @@ final class Attempt {
   private long executingNanos = -1;
   private long writtenNanos = -1;
   private QueryStats stats = QueryStats.NONE;
+  private ResultFormat format = ResultFormat.ARROW;
 
   Attempt(JobProcessor p, Job claimed, Instant deadline, Consumer<AttemptReport> report) {
     this.p = p;
@@ -95,10 +97,11 @@ final class Attempt {
         if (stop.get() != null) {
           exec.cancel();
         }
+        format = envelope.resultFormat();
         try {
           parts =
-              new ResultWriter(timedObjects, p.config.results())
-                  .writeParts(directory, exec.reader(), this::afterBatch);
+              new ResultWriter(timedObjects, p.config.results(), p.engine.parquet())
+                  .writeParts(directory, exec.reader(), format, p.allocator, this::afterBatch);
         } finally {
           writtenNanos = System.nanoTime();
           stats = exec.stats();
@@ -160,7 +163,7 @@ final class Attempt {
               job.id(),
               job.tenant(),
               job.queryId().orElseThrow(),
-              ResultManifest.FORMAT_ARROW_STREAM,
+              format.manifestName(),
               schemaJson(exec),
               parts,
               ResultManifest.STATE_COMPLETE,

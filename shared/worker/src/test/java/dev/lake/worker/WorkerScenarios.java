@@ -19,6 +19,7 @@ import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStatus;
 import dev.lake.core.job.JobStore;
 import dev.lake.core.job.ResultConfig;
+import dev.lake.core.job.ResultFormat;
 import dev.lake.core.testing.Poll;
 import dev.lake.core.testing.TestArrow;
 import dev.lake.core.ticket.TicketConfig;
@@ -98,7 +99,8 @@ abstract class WorkerScenarios {
             new TicketSealer(ports.keys(), TicketConfig.defaults(), clock),
             new EnvelopeSealer(ports.keys()),
             DurableConfig.defaults(),
-            clock);
+            clock,
+            Optional.empty());
   }
 
   JobProcessor processor(String id, FakeEngine engine, WorkerConfig config) {
@@ -125,7 +127,8 @@ abstract class WorkerScenarios {
         List.of(),
         SNAPSHOTS,
         TestArrow.SCHEMA,
-        Optional.of(UUID.randomUUID().toString()));
+        Optional.of(UUID.randomUUID().toString()),
+        ResultFormat.ARROW);
   }
 
   Job job(JobStatus s) {
@@ -450,7 +453,8 @@ abstract class WorkerScenarios {
         List.of(),
         SNAPSHOTS,
         TestArrow.SCHEMA,
-        Optional.of(UUID.randomUUID().toString()));
+        Optional.of(UUID.randomUUID().toString()),
+        ResultFormat.ARROW);
   }
 
   @Test

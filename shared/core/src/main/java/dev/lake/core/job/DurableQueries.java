@@ -54,6 +54,9 @@ public final class DurableQueries {
   private final Cache<String, ResultManifest> manifests =
       Caffeine.newBuilder().maximumSize(1024).build();
 
+  /**
+   * @param parquet decodes Parquet parts on download; without it they fail {@code UNSUPPORTED}
+   */
   public DurableQueries(
       JobStore jobs,
       JobQueue queue,
@@ -61,7 +64,8 @@ public final class DurableQueries {
       TicketSealer tickets,
       EnvelopeSealer envelopes,
       DurableConfig config,
-      Clock clock) {
+      Clock clock,
+      Optional<ParquetCodec> parquet) {
     this.jobs = requireNonNull(jobs, "jobs is null");
     this.queue = requireNonNull(queue, "queue is null");
     this.objects = requireNonNull(objects, "objects is null");
@@ -69,7 +73,7 @@ public final class DurableQueries {
     this.envelopes = requireNonNull(envelopes, "envelopes is null");
     this.config = requireNonNull(config, "config is null");
     this.clock = requireNonNull(clock, "clock is null");
-    this.reader = new ResultReader(objects, config.results());
+    this.reader = new ResultReader(objects, config.results(), parquet);
   }
 
   /**
@@ -77,6 +81,7 @@ public final class DurableQueries {
    *
    * @param submissionId the client's {@link SubmissionIds#HEADER} value, if sent
    * @param plannedSchema the schema GetFlightInfo would publish, shown until the result exists
+   * @param format how the result is stored; part of the job's identity (see {@link SubmissionIds})
    */
   public JobStatus submit(
       Principal principal,
@@ -84,20 +89,28 @@ public final class DurableQueries {
       List<Object> parameters,
       SnapshotSet snapshots,
       Schema plannedSchema,
-      Optional<String> submissionId) {
+      Optional<String> submissionId,
+      ResultFormat format) {
     requireNonNull(principal, "principal is null");
     requireNonNull(query, "query is null");
     requireNonNull(parameters, "parameters is null");
     requireNonNull(snapshots, "snapshots is null");
     requireNonNull(plannedSchema, "plannedSchema is null");
+    requireNonNull(format, "format is null");
     String submission =
-        SubmissionIds.resolve(submissionId, principal, query.sql(), parameters, snapshots);
+        SubmissionIds.resolve(submissionId, principal, query.sql(), parameters, snapshots, format);
     String jobId = SubmissionIds.jobId(principal.tenant(), principal.id(), submission);
     String fingerprint =
-        SubmissionIds.fingerprint(query.kind().name(), query.sql(), parameters, snapshots);
+        SubmissionIds.fingerprint(query.kind().name(), query.sql(), parameters, snapshots, format);
     JobEnvelope envelope =
         new JobEnvelope(
-            query.sql(), query.kind(), parameters, snapshots, principal, plannedSchema.toJson());
+            query.sql(),
+            query.kind(),
+            parameters,
+            snapshots,
+            principal,
+            plannedSchema.toJson(),
+            format);
     Instant now = clock.instant();
     Job fresh =
         Job.pending(
@@ -192,8 +205,15 @@ public final class DurableQueries {
       throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
     }
     // grants are re-checked at download too: a ticket issued before a revocation stops working
-    checkGranted(principal, jobs.find(jobId).orElseThrow(DurableQueries::unknownJob));
-    return reader.open(key, bytes, allocator);
+    Job job = jobs.find(jobId).orElseThrow(DurableQueries::unknownJob);
+    checkGranted(principal, job);
+    // tickets issued before Parquet results existed carry no format: they name IPC parts
+    if (ResultFormat.parse(Optional.of(claims.path("format").asText("arrow")))
+        == ResultFormat.ARROW) {
+      return reader.open(key, bytes, allocator);
+    }
+    ResultManifest manifest = manifest(job.manifestKey().orElseThrow(DurableQueries::unknownJob));
+    return reader.openParquet(manifest, claims.path("part").asInt(-1), key, bytes, allocator);
   }
 
   /**
@@ -344,7 +364,8 @@ public final class DurableQueries {
               .put("query", manifest.queryId())
               .put("part", part.index())
               .put("key", part.key())
-              .put("bytes", part.bytes());
+              .put("bytes", part.bytes())
+              .put("format", manifest.resultFormat().option());
       byte[] ticket =
           tickets.seal(
               TicketKind.RESULT_PART, principal, Duration.between(now, ticketExpiry), claims);

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -24,8 +25,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * What a worker needs to run a job, sealed into {@link Job#envelope()}: the admitted statement, its
  * parameters, its exact snapshots, the principal as authorized at submission (grants are re-checked
- * by {@code Catalogs.verifyAll} in the worker) and the planned schema. Never credentials, never
- * source bytes.
+ * by {@code Catalogs.verifyAll} in the worker), the planned schema and the format the result is
+ * stored in. Never credentials, never source bytes.
  */
 public record JobEnvelope(
     String sql,
@@ -33,13 +34,15 @@ public record JobEnvelope(
     List<Object> parameters,
     SnapshotSet snapshots,
     Principal principal,
-    String schemaJson) {
+    String schemaJson,
+    ResultFormat resultFormat) {
   public JobEnvelope {
     requireNonNull(sql, "sql is null");
     requireNonNull(kind, "kind is null");
     requireNonNull(snapshots, "snapshots is null");
     requireNonNull(principal, "principal is null");
     requireNonNull(schemaJson, "schemaJson is null");
+    requireNonNull(resultFormat, "resultFormat is null");
     // parameters may hold SQL NULLs, so List.copyOf does not apply
     parameters =
         Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters")));
@@ -69,6 +72,7 @@ public record JobEnvelope(
     ArrayNode grants = n.putArray("grants");
     principal.grants().stream().map(Object::toString).sorted().forEach(grants::add);
     n.put("schema", schemaJson);
+    n.put("resultFormat", resultFormat.option());
     return n;
   }
 
@@ -81,6 +85,8 @@ public record JobEnvelope(
         ParameterCodec.fromJson(n.get("parameters")),
         SnapshotCodec.fromJson(n.get("snapshots")),
         Principal.of(n.path("tenant").asText(), n.path("principal").asText(), grants),
-        n.path("schema").asText());
+        n.path("schema").asText(),
+        // envelopes sealed before Parquet results existed carry no format: they are Arrow
+        ResultFormat.parse(Optional.ofNullable(n.path("resultFormat").textValue())));
   }
 }

@@ -20,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * complete. Its presence is the only signal that a result is whole.
  *
  * @param schemaJson the result schema as Arrow's JSON form ({@link Schema#toJson()})
- * @param format always {@value #FORMAT_ARROW_STREAM} today
+ * @param format {@value #FORMAT_ARROW_STREAM} or {@value #FORMAT_PARQUET}: every part of one result
+ *     has the same format (see {@link ResultFormat})
  * @param state always {@value #STATE_COMPLETE}: failed attempts never write a manifest
  */
 public record ResultManifest(
@@ -34,6 +35,7 @@ public record ResultManifest(
     Instant createdAt,
     Instant expiresAt) {
   public static final String FORMAT_ARROW_STREAM = "arrow-ipc-stream";
+  public static final String FORMAT_PARQUET = "parquet";
   public static final String STATE_COMPLETE = "COMPLETE";
   public static final String FILE_NAME = "manifest.json";
   private static final int FORMAT_VERSION = 1;
@@ -61,6 +63,11 @@ public record ResultManifest(
     } catch (IOException e) {
       throw new LakeException(ErrorCode.INTERNAL, "Result manifest has an unreadable schema", e);
     }
+  }
+
+  /** The format of every part; fails for a format this build does not know. */
+  public ResultFormat resultFormat() {
+    return ResultFormat.ofManifest(format);
   }
 
   public long rows() {

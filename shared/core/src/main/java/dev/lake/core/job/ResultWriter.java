@@ -11,6 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -40,10 +42,17 @@ public final class ResultWriter {
 
   private final ObjectStore store;
   private final ResultConfig config;
+  private final Optional<ParquetCodec> parquet;
 
   public ResultWriter(ObjectStore store, ResultConfig config) {
+    this(store, config, Optional.empty());
+  }
+
+  /** A writer that can also write {@link ResultFormat#PARQUET} parts through {@code parquet}. */
+  public ResultWriter(ObjectStore store, ResultConfig config, Optional<ParquetCodec> parquet) {
     this.store = requireNonNull(store, "store is null");
     this.config = requireNonNull(config, "config is null");
+    this.parquet = requireNonNull(parquet, "parquet is null");
   }
 
   /** The result directory of one attempt: {@code <prefix>/<tenant>/<queryId>}. */
@@ -53,14 +62,44 @@ public final class ResultWriter {
   }
 
   public static String partKey(String directory, int index) {
-    return directory + String.format(java.util.Locale.ROOT, "/part-%05d.arrow", index);
+    return partKey(directory, index, ResultFormat.ARROW);
+  }
+
+  /** {@code <directory>/part-00000.arrow} or {@code .parquet}. */
+  public static String partKey(String directory, int index, ResultFormat format) {
+    return directory
+        + String.format(java.util.Locale.ROOT, "/part-%05d.%s", index, format.extension());
   }
 
   public static String manifestKey(String directory) {
     return directory + "/" + ResultManifest.FILE_NAME;
   }
 
-  /** Writes every batch of {@code reader} into parts under {@code directory}. */
+  /**
+   * Writes every batch of {@code reader} into parts of {@code format} under {@code directory}.
+   * Parquet needs the codec this writer was built with (else {@code UNSUPPORTED}) and the reader's
+   * allocator (to hand batches to the codec).
+   */
+  public List<PartRef> writeParts(
+      String directory,
+      ArrowReader reader,
+      ResultFormat format,
+      BufferAllocator allocator,
+      Listener listener) {
+    if (format == ResultFormat.ARROW) {
+      return writeParts(directory, reader, listener);
+    }
+    requireNonNull(directory, "directory is null");
+    ParquetCodec codec =
+        parquet.orElseThrow(
+            () ->
+                new LakeException(
+                    ErrorCode.UNSUPPORTED, "This worker cannot write Parquet results"));
+    return new ParquetPartWriter(store, config, codec)
+        .writeParts(directory, reader, allocator, listener);
+  }
+
+  /** Writes every batch of {@code reader} into Arrow IPC parts under {@code directory}. */
   public List<PartRef> writeParts(String directory, ArrowReader reader, Listener listener) {
     requireNonNull(directory, "directory is null");
     requireNonNull(reader, "reader is null");
@@ -123,6 +162,11 @@ public final class ResultWriter {
     if (open != null) {
       open.abort();
     }
+    deleteParts(store, completed);
+  }
+
+  /** Deletes completed parts after a failure, best effort. */
+  static void deleteParts(ObjectStore store, List<PartRef> completed) {
     for (PartRef p : completed) {
       try {
         store.delete(p.key());
@@ -163,7 +207,7 @@ public final class ResultWriter {
     }
   }
 
-  private static void checkNoDictionaries(Schema schema) {
+  static void checkNoDictionaries(Schema schema) {
     for (Field f : schema.getFields()) {
       if (hasDictionary(f)) {
         throw new LakeException(

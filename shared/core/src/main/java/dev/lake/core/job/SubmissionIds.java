@@ -19,6 +19,11 @@ import java.util.regex.Pattern;
  * #HEADER} header; otherwise it is derived from the principal, statement, parameters and snapshot
  * set. The job id hashes tenant, principal and submission id, so a resent submission lands on the
  * same job and two principals can never collide on, or guess into, each other's jobs.
+ *
+ * <p>The result format is part of what runs: the same statement submitted for Arrow IPC and for
+ * Parquet derives two submission ids (two jobs, two results), and one client-chosen id reused with
+ * another format is a different statement ({@code INVALID_ARGUMENT}). Arrow, the default, adds
+ * nothing, so ids derived before Parquet results existed are unchanged.
  */
 public final class SubmissionIds {
   /** The gRPC metadata key carrying a client-chosen submission id. */
@@ -34,7 +39,8 @@ public final class SubmissionIds {
       Principal principal,
       String sql,
       List<Object> parameters,
-      SnapshotSet snapshots) {
+      SnapshotSet snapshots,
+      ResultFormat format) {
     if (clientSupplied.isPresent()) {
       String id = clientSupplied.get();
       if (!VALID.matcher(id).matches()) {
@@ -45,7 +51,8 @@ public final class SubmissionIds {
       return id;
     }
     return "d-"
-        + fingerprint(principal.tenant() + "\0" + principal.id(), sql, parameters, snapshots);
+        + fingerprint(
+            principal.tenant() + "\0" + principal.id(), sql, parameters, snapshots, format);
   }
 
   public static String jobId(String tenant, String principal, String submissionId) {
@@ -54,9 +61,15 @@ public final class SubmissionIds {
 
   /** A digest of what runs; stored on the job to catch a reused id with a different statement. */
   public static String fingerprint(
-      String scope, String sql, List<Object> parameters, SnapshotSet snapshots) {
+      String scope,
+      String sql,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      ResultFormat format) {
+    String formatScope = format == ResultFormat.ARROW ? "" : "\0result=" + format.option();
     return sha256(
         scope
+            + formatScope
             + "\0"
             + sql
             + "\0"

@@ -69,7 +69,8 @@ class DurableQueriesTest {
             new TicketSealer(keys, TicketConfig.defaults(), clock),
             envelopes,
             DurableConfig.defaults(),
-            clock);
+            clock,
+            Optional.empty());
   }
 
   @AfterEach
@@ -78,7 +79,8 @@ class DurableQueriesTest {
   }
 
   private JobStatus submit(Principal p, Optional<String> submissionId) {
-    return durable.submit(p, QUERY, List.of(42L), SNAPSHOTS, TestArrow.SCHEMA, submissionId);
+    return durable.submit(
+        p, QUERY, List.of(42L), SNAPSHOTS, TestArrow.SCHEMA, submissionId, ResultFormat.ARROW);
   }
 
   @Test
@@ -134,7 +136,8 @@ class DurableQueriesTest {
             new TicketSealer(LocalKeyRing.ephemeral(), TicketConfig.defaults(), clock),
             envelopes,
             DurableConfig.defaults().withMaxQueuedPerTenant(2),
-            clock);
+            clock,
+            Optional.empty());
     JobStatus first = submit(ALICE, Optional.of("q-1"));
     submit(ALICE, Optional.of("q-2"));
     // WHEN bob of the same tenant submits a third, and alice resends her first
@@ -167,7 +170,13 @@ class DurableQueriesTest {
     assertThatThrownBy(
             () ->
                 durable.submit(
-                    ALICE, QUERY, List.of(7L), SNAPSHOTS, TestArrow.SCHEMA, Optional.of("sub-2")))
+                    ALICE,
+                    QUERY,
+                    List.of(7L),
+                    SNAPSHOTS,
+                    TestArrow.SCHEMA,
+                    Optional.of("sub-2"),
+                    ResultFormat.ARROW))
         .isInstanceOf(LakeException.class)
         .hasMessage(
             "Submission id was already used for a different statement; choose a new"

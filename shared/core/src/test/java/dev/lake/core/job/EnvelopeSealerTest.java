@@ -29,7 +29,8 @@ class EnvelopeSealerTest {
           new SnapshotSet(
               Map.of(TableRef.parse("lake.sales.orders"), new TestSnapshot("/data/orders", 3))),
           ALICE,
-          "{\"fields\":[]}");
+          "{\"fields\":[]}",
+          ResultFormat.PARQUET);
 
   private final EnvelopeSealer sealer = new EnvelopeSealer(LocalKeyRing.ephemeral());
 
