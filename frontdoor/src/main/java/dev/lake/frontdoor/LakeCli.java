@@ -185,6 +185,7 @@ public final class LakeCli implements Runnable {
       RuntimeConfig runtimeConfig =
           RuntimeConfig.builder(registrySource, keys, engine.engineConfig())
               .iceberg(iceberg.config())
+              .icebergFiles(iceberg.files())
               .aws(awsConfig)
               .resultPrefix(aws.resultPrefix())
               .build();

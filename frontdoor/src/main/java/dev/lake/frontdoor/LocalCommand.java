@@ -63,6 +63,7 @@ final class LocalCommand implements Callable<Integer> {
                 .token(Optional.ofNullable(token))
                 .scale(scale)
                 .iceberg(iceberg.config())
+                .icebergFiles(iceberg.files())
                 .durable(
                     durable ? LocalLake.localDurable().map(durableLimits::apply) : Optional.empty())
                 .snapshotCacheBytes(engine.snapshotCacheBytes())

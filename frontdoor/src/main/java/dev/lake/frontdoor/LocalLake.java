@@ -7,6 +7,7 @@ import dev.lake.core.TableRef;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFilesConfig;
 import dev.lake.lance.demo.TpchDemo;
 import dev.lake.runtime.IcebergOptions;
 import dev.lake.runtime.KeySource;
@@ -88,6 +89,7 @@ final class LocalLake implements AutoCloseable {
       @RecordBuilder.Initializer("DEFAULT_SCALE") double scale,
       @RecordBuilder.Initializer("systemClock") Clock clock,
       Optional<IcebergConfig> iceberg,
+      @RecordBuilder.Initializer("icebergFileDefaults") IcebergFilesConfig icebergFiles,
       @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
       long snapshotCacheBytes) {
     public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
@@ -96,6 +98,7 @@ final class LocalLake implements AutoCloseable {
 
     Options {
       requireNonNull(iceberg, "iceberg is null");
+      requireNonNull(icebergFiles, "icebergFiles is null");
       requireNonNull(durable, "durable is null");
       requireNonNull(dataDir, "dataDir is null");
       requireNonNull(host, "host is null");
@@ -112,6 +115,10 @@ final class LocalLake implements AutoCloseable {
 
     public static Optional<DurableTierConfig> localDurable() {
       return LocalLake.localDurable();
+    }
+
+    public static IcebergFilesConfig icebergFileDefaults() {
+      return IcebergFilesConfig.defaults();
     }
 
     /** The engine settings of local mode: defaults, plus the snapshot cache if enabled. */
@@ -184,6 +191,7 @@ final class LocalLake implements AutoCloseable {
                     new KeySource.CreatedFile(layout.keyRing()),
                     options.engineConfig(layout.spill()))
                 .iceberg(options.iceberg())
+                .icebergFiles(options.icebergFiles())
                 .resultPrefix("")
                 .build());
     Components components = null;

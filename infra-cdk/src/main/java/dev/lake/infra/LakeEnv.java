@@ -20,6 +20,10 @@ final class LakeEnv {
   // the engine's spill directory (--spill-dir): both sides; only /tmp is writable in Lambda
   static final String SPILL_DIR = "LAKE_SPILL_DIR";
 
+  // the Iceberg data-file cache DuckDB reads (--iceberg-file-cache-dir/-mb): both sides
+  static final String ICEBERG_FILE_CACHE_DIR = "LAKE_ICEBERG_FILE_CACHE_DIR";
+  static final String ICEBERG_FILE_CACHE_MB = "LAKE_ICEBERG_FILE_CACHE_MB";
+
   // the front door (bin/lake serve)
   static final String HOST = "LAKE_HOST";
   static final String PORT = "LAKE_PORT";

@@ -41,6 +41,10 @@ final class WorkerFunction extends Construct {
     environment.put(
         LakeEnv.WORKER_LAMBDA_MARGIN_SECONDS, Integer.toString(settings.workerMarginSeconds()));
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
+    // /tmp is the function's 4 GiB ephemeral storage, shared with spill: a quarter for Iceberg
+    // files
+    environment.put(LakeEnv.ICEBERG_FILE_CACHE_DIR, "/tmp/lake-iceberg-files");
+    environment.put(LakeEnv.ICEBERG_FILE_CACHE_MB, "1024");
     function =
         DockerImageFunction.Builder.create(this, "Function")
             .description("lake durable-tier worker (SQS job messages in, result parts to S3)")

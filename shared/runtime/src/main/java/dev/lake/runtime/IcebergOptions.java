@@ -3,6 +3,8 @@ package dev.lake.runtime;
 import dev.lake.core.Grant;
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFilesConfig;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +29,35 @@ public final class IcebergOptions {
           "Comma-separated allowlist of namespaces (ns, \"a.b\") and tables (ns.t) that may be"
               + " read; required with --iceberg-rest.")
   String allow;
+
+  @Option(
+      names = "--iceberg-direct-reads",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Read Iceberg data files with DuckDB's own Parquet reader where the scan is exact"
+              + " (default on; --no-iceberg-direct-reads uses Iceberg's generic reader only).")
+  boolean directReads = true;
+
+  @Option(
+      names = "--iceberg-file-cache-dir",
+      description =
+          "Directory of the bounded local copies of Iceberg data files DuckDB reads (default: a"
+              + " private directory under the temp directory, deleted at exit).")
+  Path fileCacheDir;
+
+  @Option(
+      names = "--iceberg-file-cache-mb",
+      defaultValue = "4096",
+      description = "Bound of the Iceberg data-file cache in MiB (default 4096).")
+  long fileCacheMb = 4096;
+
+  /** How Iceberg data files reach DuckDB, validated by {@link IcebergFilesConfig}. */
+  public IcebergFilesConfig files() {
+    return new IcebergFilesConfig(
+        directReads, Optional.ofNullable(fileCacheDir), Math.multiplyExact(fileCacheMb, 1L << 20));
+  }
 
   /** The validated config, or empty when federation is off. */
   public Optional<IcebergConfig> config() {

@@ -26,6 +26,7 @@ import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.EngineConfig;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
+import dev.lake.iceberg.IcebergFilesConfig;
 import dev.lake.lance.LanceTableReader;
 import dev.lake.lance.LanceTableResolver;
 import dev.lake.worker.JobProcessor;
@@ -120,7 +121,8 @@ public final class LakeRuntime implements AutoCloseable {
         IcebergConfig iceberg = config.iceberg().get();
         Map<String, String> properties = new HashMap<>(ObjectStorage.iceberg(config.aws()));
         properties.putAll(iceberg.properties());
-        plugins.add(icebergCatalog(iceberg.withProperties(properties), p.allocator));
+        plugins.add(
+            icebergCatalog(iceberg.withProperties(properties), config.icebergFiles(), p.allocator));
       }
       plugins.forEach(c -> c.owner().ifPresent(p.owned::add));
       List<TableResolver> resolvers = plugins.stream().map(CatalogPlugin::resolver).toList();
@@ -148,7 +150,13 @@ public final class LakeRuntime implements AutoCloseable {
 
   /** The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only. */
   public static CatalogPlugin icebergCatalog(IcebergConfig config, BufferAllocator allocator) {
-    IcebergFederation federation = IcebergFederation.connect(config, allocator);
+    return icebergCatalog(config, IcebergFilesConfig.defaults(), allocator);
+  }
+
+  /** The {@code iceberg} catalog, its data files handed to DuckDB as {@code files} says. */
+  public static CatalogPlugin icebergCatalog(
+      IcebergConfig config, IcebergFilesConfig files, BufferAllocator allocator) {
+    IcebergFederation federation = IcebergFederation.connect(config, files, allocator);
     return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
   }
 

@@ -6,6 +6,7 @@ import dev.lake.aws.AwsConfig;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.engine.EngineConfig;
 import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFilesConfig;
 import java.util.Optional;
 
 /**
@@ -13,6 +14,8 @@ import java.util.Optional;
  * source, the engine, the optional Iceberg REST federation, the AWS deployment (required by a
  * DynamoDB registry, KMS keys and the AWS durable ports) and where results live.
  *
+ * @param icebergFiles how Iceberg data files reach DuckDB's Parquet reader (direct reads and their
+ *     bounded file cache; used only with {@code iceberg})
  * @param resultPrefix object-key prefix of durable results, shared by the front door and workers
  *     (default {@code results}; local mode uses {@code ""})
  */
@@ -21,6 +24,7 @@ public record RuntimeConfig(
     KeySource keys,
     EngineConfig engine,
     Optional<IcebergConfig> iceberg,
+    IcebergFilesConfig icebergFiles,
     Optional<AwsConfig> aws,
     String resultPrefix) {
   public RuntimeConfig {
@@ -28,6 +32,7 @@ public record RuntimeConfig(
     requireNonNull(keys, "keys is null");
     requireNonNull(engine, "engine is null");
     requireNonNull(iceberg, "iceberg is null");
+    requireNonNull(icebergFiles, "icebergFiles is null");
     requireNonNull(aws, "aws is null");
     requireNonNull(resultPrefix, "resultPrefix is null");
     if (registry.table().isPresent() && aws.isEmpty()) {
@@ -55,6 +60,7 @@ public record RuntimeConfig(
     private final KeySource keys;
     private final EngineConfig engine;
     private Optional<IcebergConfig> iceberg = Optional.empty();
+    private IcebergFilesConfig icebergFiles = IcebergFilesConfig.defaults();
     private Optional<AwsConfig> aws = Optional.empty();
     private String resultPrefix = DurableConfig.DEFAULT_RESULT_PREFIX;
 
@@ -69,6 +75,11 @@ public record RuntimeConfig(
       return this;
     }
 
+    public Builder icebergFiles(IcebergFilesConfig value) {
+      this.icebergFiles = value;
+      return this;
+    }
+
     public Builder aws(Optional<AwsConfig> value) {
       this.aws = value;
       return this;
@@ -80,7 +91,7 @@ public record RuntimeConfig(
     }
 
     public RuntimeConfig build() {
-      return new RuntimeConfig(registry, keys, engine, iceberg, aws, resultPrefix);
+      return new RuntimeConfig(registry, keys, engine, iceberg, icebergFiles, aws, resultPrefix);
     }
   }
 }

@@ -71,6 +71,7 @@ public final class WorkerMain implements Callable<Integer> {
         RuntimeConfig.builder(
                 registry.source(), new KeySource.Kms(aws.keyRingPrefix()), engine.engineConfig())
             .iceberg(iceberg.config())
+            .icebergFiles(iceberg.files())
             .aws(Optional.of(awsConfig))
             .resultPrefix(aws.resultPrefix())
             .build();

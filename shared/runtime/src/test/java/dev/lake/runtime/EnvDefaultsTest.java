@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
+import dev.lake.iceberg.IcebergFilesConfig;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -81,6 +83,29 @@ class EnvDefaultsTest {
     assertThat(config.warehouse()).isEqualTo(Optional.of("wh"));
     assertThat(config.allowlist().allows(TableRef.parse("iceberg.tpch.lineitem"))).isTrue();
     assertThat(parse(Map.of()).iceberg.config()).isEmpty();
+  }
+
+  @Test
+  void icebergFiles_directReadsOnWithA4GiBCache_byDefault_andSetByVariables() {
+    // GIVEN no variables THEN direct reads are on, in a private directory, bounded at 4 GiB
+    IcebergFilesConfig defaults = parse(Map.of()).iceberg.files();
+    assertThat(defaults).isEqualTo(IcebergFilesConfig.defaults());
+    // GIVEN the deployment's variables THEN they reach the config
+    IcebergFilesConfig set =
+        parse(
+                Map.of(
+                    "LAKE_ICEBERG_DIRECT_READS", "false",
+                    "LAKE_ICEBERG_FILE_CACHE_DIR", "/tmp/lake-iceberg-files",
+                    "LAKE_ICEBERG_FILE_CACHE_MB", "1024"))
+            .iceberg
+            .files();
+    assertThat(set.direct()).isFalse();
+    assertThat(set.cacheDirectory()).contains(Path.of("/tmp/lake-iceberg-files"));
+    assertThat(set.cacheBytes()).isEqualTo(1024L << 20);
+    // AND a bound too small is refused naming the setting and the value
+    assertThatThrownBy(() -> parse(Map.of("LAKE_ICEBERG_FILE_CACHE_MB", "1")).iceberg.files())
+        .hasMessageContaining("cacheBytes")
+        .hasMessageContaining("1048576");
   }
 
   @Test
