@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallOption;
@@ -25,6 +27,8 @@ import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.HeaderCallOption;
 import org.apache.arrow.flight.Location;
@@ -76,7 +80,7 @@ final class ClientSides implements AutoCloseable {
       case FLIGHT_SQL -> flightSql(side);
       case FLIGHT_SQL_INFO -> {
         FlightInfo info =
-            new FlightSqlClient(flightClient(side.target())).execute(side.query(), auth);
+            planRetryingWhenBusy(new FlightSqlClient(flightClient(side.target())), side);
         yield new Received(0, 0, info.getEndpoints().size());
       }
       case FLIGHT -> flight(side);
@@ -84,6 +88,29 @@ final class ClientSides implements AutoCloseable {
       case POLL -> PollSide.run(flightClient(side.target()), side, auth);
     };
   }
+
+  /**
+   * GetFlightInfo as a well-behaved client sends it: lake's bounded Flight executor answers a burst
+   * beyond its in-flight limit with RESOURCE_EXHAUSTED "Server busy … retry later", so the call is
+   * retried after a short jittered back-off, for at most {@link #BUSY_RETRY_BUDGET}.
+   */
+  private FlightInfo planRetryingWhenBusy(FlightSqlClient sql, Side side) throws Exception {
+    long deadline = System.nanoTime() + BUSY_RETRY_BUDGET.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sql.execute(side.query(), auth);
+      } catch (FlightRuntimeException e) {
+        if (e.status().code() != FlightStatusCode.RESOURCE_EXHAUSTED
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        long backoffMillis = Math.min(100, 5L * attempt);
+        Thread.sleep(backoffMillis + ThreadLocalRandom.current().nextLong(backoffMillis + 1));
+      }
+    }
+  }
+
+  private static final Duration BUSY_RETRY_BUDGET = Duration.ofSeconds(60);
 
   private Received flightSql(Side side) throws Exception {
     FlightSqlClient sql = new FlightSqlClient(flightClient(side.target()));

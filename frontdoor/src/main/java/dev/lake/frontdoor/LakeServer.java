@@ -3,6 +3,7 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ticket.TicketSealer;
+import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.sql.FlightSqlProducer;
@@ -153,7 +155,18 @@ public final class LakeServer implements AutoCloseable {
             .middleware(ClientDeadline.KEY, new ClientDeadline.Factory())
             // last, after every middleware that may refuse a call: see CallLimit
             .middleware(CallLimit.KEY, new CallLimit.Factory(CallLimit.limit(executorConfig)))
-            .maxInboundMessageSize(config.maxInboundMessageBytes());
+            .maxInboundMessageSize(config.maxInboundMessageBytes())
+            // HTTP/2 MAX_CONCURRENT_STREAMS: one connection has at most half the calls CallLimit
+            // admits in flight, so a burst on one connection waits in the client's stream buffer
+            // instead of overflowing the executor's queue (an overflow resets the stream with
+            // INTERNAL) or being refused as busy. Half, because a finished stream frees its HTTP/2
+            // slot a moment before its call is counted out of CallLimit.
+            .transportHint(
+                "grpc.builderConsumer",
+                (Consumer<NettyServerBuilder>)
+                    netty ->
+                        netty.maxConcurrentCallsPerConnection(
+                            streamsPerConnection(executorConfig)));
     try {
       if (config.tlsEnabled()) {
         builder.useTls(
@@ -221,6 +234,11 @@ public final class LakeServer implements AutoCloseable {
   }
 
   /** The bound port (useful with port 0). */
+  /** Calls one connection may have in flight: half of what {@link CallLimit} admits. */
+  static int streamsPerConnection(FlightExecutorConfig executorConfig) {
+    return Math.max(1, CallLimit.limit(executorConfig) / 2);
+  }
+
   public int port() {
     return server.getPort();
   }
