@@ -275,6 +275,27 @@ final class DuckDbExecution implements QueryExecution {
     return new LakeException(ErrorCode.QUERY_FAILED, shown, e);
   }
 
+  /**
+   * A failure while setting a query up (connection, input registration): RESOURCE_EXHAUSTED when
+   * DuckDB's shared memory pool is full at that moment (a transient state the caller can retry),
+   * else INTERNAL naming {@code what}.
+   */
+  static LakeException setupFailure(String what, Throwable e) {
+    if (e instanceof LakeException lake) {
+      return lake;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Out of Memory")) {
+        return new LakeException(
+            ErrorCode.RESOURCE_EXHAUSTED,
+            "The engine's memory is in use by running queries; retry later or submit the query"
+                + " to the durable tier",
+            e);
+      }
+    }
+    return new LakeException(ErrorCode.INTERNAL, what, e);
+  }
+
   static void closeQuietly(AutoCloseable c) {
     if (c == null) {
       return;

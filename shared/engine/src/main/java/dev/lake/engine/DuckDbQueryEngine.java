@@ -303,7 +303,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       }
       leases.forEach(DuckDbExecution::closeQuietly);
       child.close();
-      throw new LakeException(ErrorCode.INTERNAL, "Cannot open a query connection", e);
+      throw DuckDbExecution.setupFailure("Cannot open a query connection", e);
     }
     QueryInputs registered;
     try {

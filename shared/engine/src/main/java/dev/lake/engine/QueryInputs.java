@@ -1,7 +1,5 @@
 package dev.lake.engine;
 
-import dev.lake.core.ErrorCode;
-import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -108,9 +106,7 @@ final class QueryInputs implements AutoCloseable {
       }
     } catch (SQLException | RuntimeException ex) {
       close();
-      throw ex instanceof LakeException
-          ? (LakeException) ex
-          : new LakeException(ErrorCode.INTERNAL, "Cannot register query inputs", ex);
+      throw DuckDbExecution.setupFailure("Cannot register query inputs", ex);
     }
   }
 
