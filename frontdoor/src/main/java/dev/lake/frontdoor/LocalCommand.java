@@ -2,6 +2,7 @@ package dev.lake.frontdoor;
 
 import dev.lake.runtime.EngineOptions;
 import dev.lake.runtime.IcebergOptions;
+import dev.lake.runtime.WorkerLimitOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -47,6 +48,8 @@ final class LocalCommand implements Callable<Integer> {
 
   @CommandLine.Mixin DurableLimitOptions durableLimits;
 
+  @CommandLine.Mixin WorkerLimitOptions workerLimits;
+
   @CommandLine.Mixin EngineOptions engine;
 
   @CommandLine.Mixin LimitOptions limits;
@@ -64,8 +67,7 @@ final class LocalCommand implements Callable<Integer> {
                 .scale(scale)
                 .iceberg(iceberg.config())
                 .icebergFiles(iceberg.files())
-                .durable(
-                    durable ? LocalLake.localDurable().map(durableLimits::apply) : Optional.empty())
+                .durable(durableConfig())
                 .snapshotCacheBytes(engine.snapshotCacheBytes())
                 .build(),
             limits,
@@ -76,5 +78,14 @@ final class LocalCommand implements Callable<Integer> {
     out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
     out.flush();
     return LakeCli.serveUntilStopped(lake);
+  }
+
+  /** The durable tier of local mode with the bounds of the flags (validated), or empty if off. */
+  Optional<DurableTierConfig> durableConfig() {
+    return durable
+        ? LocalLake.localDurable()
+            .map(durableLimits::apply)
+            .map(tier -> tier.withWorker(workerLimits.apply(tier.worker())))
+        : Optional.empty();
   }
 }

@@ -6,6 +6,8 @@ import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.core.testing.Poll;
+import dev.lake.runtime.WorkerMain;
+import dev.lake.worker.WorkerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -114,6 +116,57 @@ class LakeCliTest {
     assertThat(err3.toString().trim())
         .isEqualTo("lake: maxQueuedPerTenant must be between 1 and 100000: 0");
     assertThat(dir.resolve("tables")).doesNotExist();
+  }
+
+  @Test
+  void local_takesTheWorkerLease_fromTheFlagsAndVariablesOfServeAndWorker() {
+    // GIVEN `lake local` with one worker bound as a variable and the other as a flag
+    CommandLine cli = LakeCli.commandLine(Map.of("LAKE_WORKER_MAX_RUNNING", "5"));
+    // WHEN its arguments are parsed
+    cli.parseArgs("local", "--data-dir", dir.toString(), "--worker-max-running-per-tenant", "2");
+    CommandLine local = cli.getSubcommands().get("local");
+    // THEN its in-process workers take both, every other worker setting keeps its default
+    WorkerConfig worker =
+        ((LocalCommand) local.getCommand()).durableConfig().orElseThrow().worker();
+    assertThat(worker.maxRunning()).isEqualTo(5);
+    assertThat(worker.maxRunningPerTenant()).isEqualTo(2);
+    assertThat(
+            worker
+                .withMaxRunning(WorkerConfig.DEFAULT_MAX_RUNNING)
+                .withMaxRunningPerTenant(WorkerConfig.DEFAULT_MAX_RUNNING_PER_TENANT))
+        .isEqualTo(LocalLake.localDurable().orElseThrow().worker());
+    // AND the flags are the very options of serve and worker (one definition)
+    CommandLine root = LakeCli.commandLine(Map.of());
+    for (String flag : List.of("--worker-max-running", "--worker-max-running-per-tenant")) {
+      String described = String.join(" ", local.getCommandSpec().findOption(flag).description());
+      assertThat(
+              String.join(
+                  " ",
+                  root.getSubcommands()
+                      .get("serve")
+                      .getCommandSpec()
+                      .findOption(flag)
+                      .description()))
+          .isEqualTo(described);
+      assertThat(
+              String.join(
+                  " ",
+                  WorkerMain.commandLine(Map.of()).getCommandSpec().findOption(flag).description()))
+          .isEqualTo(described);
+    }
+    // AND an out-of-bounds value is refused in one line before any data is generated
+    StringWriter err = new StringWriter();
+    CommandLine bad = LakeCli.commandLine(Map.of("LAKE_WORKER_MAX_RUNNING_PER_TENANT", "0"));
+    bad.setErr(new PrintWriter(err));
+    assertThat(bad.execute("local", "--port", "0", "--data-dir", dir.toString())).isEqualTo(2);
+    assertThat(err.toString().trim())
+        .isEqualTo("lake: maxRunningPerTenant must be between 1 and 10000: 0");
+    assertThat(dir.resolve("tables")).doesNotExist();
+    // AND --no-durable has no durable tier to bound
+    CommandLine off = LakeCli.commandLine(Map.of());
+    off.parseArgs("local", "--no-durable", "--worker-max-running", "3");
+    assertThat(((LocalCommand) off.getSubcommands().get("local").getCommand()).durableConfig())
+        .isEmpty();
   }
 
   @Test

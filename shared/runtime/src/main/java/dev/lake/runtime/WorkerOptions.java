@@ -3,6 +3,7 @@ package dev.lake.runtime;
 import dev.lake.worker.WorkerConfig;
 import dev.lake.worker.WorkerConfigBuilder;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Lease, deadline and retry settings of a worker (Lambda, bin/lake worker, in-process). */
@@ -49,35 +50,20 @@ public final class WorkerOptions {
       description = "Jobs one bin/lake worker process runs at a time (1 - 256).")
   int threads;
 
-  @Option(
-      names = "--worker-max-running",
-      defaultValue = "" + WorkerConfig.DEFAULT_MAX_RUNNING,
-      description =
-          "Durable jobs running at once across every worker, counted in the job store (1 -"
-              + " 10,000); beyond it a job stays pending and is retried later.")
-  int maxRunning;
-
-  @Option(
-      names = "--worker-max-running-per-tenant",
-      defaultValue = "" + WorkerConfig.DEFAULT_MAX_RUNNING_PER_TENANT,
-      description =
-          "Durable jobs of one tenant running at once across every worker (1 - 10,000); keep it"
-              + " below the number of workers so that no tenant holds them all.")
-  int maxRunningPerTenant;
+  @Mixin WorkerLimitOptions limits;
 
   /** The validated worker settings, writing results under {@code resultPrefix}. */
   public WorkerConfig config(String resultPrefix) {
-    return WorkerConfigBuilder.builder()
-        .lease(Duration.ofSeconds(leaseSeconds))
-        .renewEvery(Duration.ofSeconds(renewSeconds))
-        .maxExecution(Duration.ofSeconds(maxExecutionSeconds))
-        .lambdaMargin(Duration.ofSeconds(lambdaMarginSeconds))
-        .maxAttempts(maxAttempts)
-        .retryDelay(Duration.ofSeconds(retryDelaySeconds))
-        .resultPrefix(resultPrefix)
-        .maxRunning(maxRunning)
-        .maxRunningPerTenant(maxRunningPerTenant)
-        .build();
+    return limits.apply(
+        WorkerConfigBuilder.builder()
+            .lease(Duration.ofSeconds(leaseSeconds))
+            .renewEvery(Duration.ofSeconds(renewSeconds))
+            .maxExecution(Duration.ofSeconds(maxExecutionSeconds))
+            .lambdaMargin(Duration.ofSeconds(lambdaMarginSeconds))
+            .maxAttempts(maxAttempts)
+            .retryDelay(Duration.ofSeconds(retryDelaySeconds))
+            .resultPrefix(resultPrefix)
+            .build());
   }
 
   public int threads() {
