@@ -81,8 +81,8 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
         .poll(
             principal(context),
             descriptor,
-            DurableHeaders.submissionId(context),
-            DurableHeaders.resultFormat(context),
+            RequestHeaders.submissionId(context),
+            RequestHeaders.resultFormat(context),
             CallNotes.of(context));
   }
 
@@ -383,15 +383,15 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       String sql,
       List<Object> parameters,
       FlightDescriptor descriptor) {
-    if (durable.isPresent() && DurableHeaders.durableRequested(context)) {
+    if (durable.isPresent() && RequestHeaders.durableRequested(context)) {
       return durable
           .get()
           .flightInfo(
               principal,
               sql,
               parameters,
-              DurableHeaders.submissionId(context),
-              DurableHeaders.resultFormat(context),
+              RequestHeaders.submissionId(context),
+              RequestHeaders.resultFormat(context),
               CallNotes.of(context));
     }
     statements.deadline(context); // a bad x-lake-timeout-ms fails before planning

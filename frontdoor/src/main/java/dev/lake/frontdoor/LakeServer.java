@@ -151,8 +151,7 @@ public final class LakeServer implements AutoCloseable {
             .middleware(
                 AuthMiddleware.KEY,
                 audit.auditingRejections(new AuthMiddleware.Factory(principals)))
-            .middleware(DurableHeaders.KEY, new DurableHeaders.Factory())
-            .middleware(ClientDeadline.KEY, new ClientDeadline.Factory())
+            .middleware(RequestHeaders.KEY, new RequestHeaders.Factory())
             // last, after every middleware that may refuse a call: see CallLimit
             .middleware(CallLimit.KEY, new CallLimit.Factory(CallLimit.limit(executorConfig)))
             .maxInboundMessageSize(config.maxInboundMessageBytes())

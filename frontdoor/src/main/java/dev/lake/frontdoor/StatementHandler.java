@@ -197,11 +197,11 @@ final class StatementHandler {
   }
 
   /**
-   * The interactive deadline the current call asked for ({@link ClientDeadline}), checked against
-   * the engine's longest; empty for the engine's default.
+   * The interactive deadline the current call asked for ({@link RequestHeaders#deadline}), checked
+   * against the engine's longest; empty for the engine's default.
    */
   Optional<Duration> deadline(CallContext context) {
-    return ClientDeadline.requested(context, engine.maxInteractiveTimeout());
+    return RequestHeaders.deadline(context, engine.maxInteractiveTimeout());
   }
 
   /** Cancels this replica's running streams of a sealed statement the caller owns. */

@@ -26,9 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The client-chosen interactive deadline ({@value ClientDeadline#HEADER}) through a real Flight SQL
- * client, against a lake whose default deadline (50 s) is far longer than the short deadline asked
- * and whose longest is 1 min.
+ * The client-chosen interactive deadline ({@value RequestHeaders#TIMEOUT_HEADER}) through a real
+ * Flight SQL client, against a lake whose default deadline (50 s) is far longer than the short
+ * deadline asked and whose longest is 1 min.
  */
 class ClientDeadlineTest {
   static final String FOREVER = HostileExecutionTest.FOREVER;
@@ -71,7 +71,7 @@ class ClientDeadlineTest {
 
   static HeaderCallOption deadline(String millis) {
     FlightCallHeaders headers = new FlightCallHeaders();
-    headers.insert(ClientDeadline.HEADER, millis);
+    headers.insert(RequestHeaders.TIMEOUT_HEADER, millis);
     return new HeaderCallOption(headers);
   }
 
@@ -105,7 +105,7 @@ class ClientDeadlineTest {
   void jdbcUrlProperty_isSentAsTheHeader_andEndsTheStatementAtTheClientsDeadline()
       throws Exception {
     // GIVEN the official JDBC driver with x-lake-timeout-ms in its URL
-    String url = lake.jdbcUrl(ALICE) + "&" + ClientDeadline.HEADER + "=1500";
+    String url = lake.jdbcUrl(ALICE) + "&" + RequestHeaders.TIMEOUT_HEADER + "=1500";
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
         java.sql.Statement st = c.createStatement()) {
       // WHEN it runs a statement that would run for days THEN it fails at the 1.5 s deadline
@@ -157,21 +157,23 @@ class ClientDeadlineTest {
     FlightRuntimeException e =
         flightError(() -> client.execute("SELECT 1", bearer(ALICE), deadline(value)));
     assertThat(e.status().code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT);
-    assertThat(e.getMessage()).contains(ClientDeadline.HEADER);
+    assertThat(e.getMessage()).contains(RequestHeaders.TIMEOUT_HEADER);
   }
 
   @Test
   void parse_acceptsShorterAndLongerDeadlinesUpToTheMaximum() {
     Optional<Duration> max = Optional.of(Duration.ofMinutes(1));
-    assertThat(ClientDeadline.parse(Optional.empty(), max)).isEmpty();
-    assertThat(ClientDeadline.parse(Optional.of("250"), max)).contains(Duration.ofMillis(250));
-    assertThat(ClientDeadline.parse(Optional.of(" 60000 "), max)).contains(Duration.ofMinutes(1));
-    assertThat(ClientDeadline.parse(Optional.of("7200000"), Optional.empty()))
+    assertThat(RequestHeaders.parseDeadline(Optional.empty(), max)).isEmpty();
+    assertThat(RequestHeaders.parseDeadline(Optional.of("250"), max))
+        .contains(Duration.ofMillis(250));
+    assertThat(RequestHeaders.parseDeadline(Optional.of(" 60000 "), max))
+        .contains(Duration.ofMinutes(1));
+    assertThat(RequestHeaders.parseDeadline(Optional.of("7200000"), Optional.empty()))
         .contains(Duration.ofHours(2));
-    assertThatThrownBy(() -> ClientDeadline.parse(Optional.of("60001"), max))
+    assertThatThrownBy(() -> RequestHeaders.parseDeadline(Optional.of("60001"), max))
         .isInstanceOfSatisfying(
             LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
-    assertThatThrownBy(() -> ClientDeadline.parse(Optional.of("x".repeat(10_000)), max))
+    assertThatThrownBy(() -> RequestHeaders.parseDeadline(Optional.of("x".repeat(10_000)), max))
         .hasMessageEndingWith("…'")
         .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(120));
   }
