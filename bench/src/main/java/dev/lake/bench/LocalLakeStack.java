@@ -1,5 +1,6 @@
 package dev.lake.bench;
 
+import dev.lake.core.CatalogPlugin;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobState;
 import dev.lake.core.local.FileJobStore;
@@ -15,7 +16,6 @@ import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
 import dev.lake.frontdoor.Wiring;
 import dev.lake.lance.demo.TpchDemo;
-import dev.lake.runtime.CatalogPlugin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

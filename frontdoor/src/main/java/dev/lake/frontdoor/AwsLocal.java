@@ -10,6 +10,7 @@ import dev.lake.aws.DynamoDbRegistry;
 import dev.lake.core.DeploymentNames;
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
+import dev.lake.lance.LanceStorage;
 import dev.lake.lance.demo.TpchDemo;
 import dev.lake.runtime.IcebergOptions;
 import dev.lake.runtime.ObjectStorage;
@@ -263,7 +264,7 @@ final class AwsLocal implements AutoCloseable {
               scale,
               registry,
               allocator,
-              ObjectStorage.lance(Optional.of(aws)),
+              LanceStorage.options(ObjectStorage.access(Optional.of(aws))),
               line -> {
                 out.println(line);
                 out.flush();

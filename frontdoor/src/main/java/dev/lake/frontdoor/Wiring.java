@@ -2,6 +2,7 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
 import dev.lake.core.KeyService;
 import dev.lake.core.QueryEngine;
@@ -14,13 +15,15 @@ import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.engine.ReusingQueryEngine;
 import dev.lake.iceberg.IcebergConfig;
-import dev.lake.runtime.CatalogPlugin;
+import dev.lake.iceberg.IcebergFilesConfig;
+import dev.lake.iceberg.IcebergFormat;
+import dev.lake.lance.LanceFormat;
 import dev.lake.runtime.LakeRuntime;
-import dev.lake.runtime.ObjectStorage;
 import dev.lake.runtime.RegistrySource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -38,12 +41,12 @@ public final class Wiring {
   /** The {@code lake} catalog over local Lance datasets named by {@code registry}. */
   public static CatalogPlugin lanceCatalog(
       Registry registry, BufferAllocator allocator, Duration freshness) {
-    return LakeRuntime.lanceCatalog(registry, allocator, freshness, ObjectStorage.none());
+    return LanceFormat.catalog(registry, allocator, freshness, Map.of());
   }
 
   /** The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only. */
   public static CatalogPlugin icebergCatalog(IcebergConfig config, BufferAllocator allocator) {
-    return LakeRuntime.icebergCatalog(config, allocator);
+    return IcebergFormat.catalog(config, IcebergFilesConfig.defaults(), allocator);
   }
 
   /**

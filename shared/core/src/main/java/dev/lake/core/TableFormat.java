@@ -2,14 +2,16 @@ package dev.lake.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 
 /**
  * A table format plugin (Lance, Iceberg, ...). The format's own module owns its {@link Snapshot}
  * type and that snapshot's encoding inside sealed envelopes (tickets, job envelopes) under a short,
  * stable tag; core knows formats only through this interface. A format registers itself with one
  * line in its module's {@code META-INF/services/dev.lake.core.TableFormat}; {@link
- * TableFormats#installed()} finds it. Its {@link TableResolver} and {@link TableReader} plug into
- * the engine and front door as a catalog (see docs/architecture.md, "How to add a table format").
+ * TableFormats#installed()} finds it. The format also builds its own catalog ({@link #open}: its
+ * {@link TableResolver} and {@link TableReader}) from what the process hands it, so the engine and
+ * front door serve it without naming it (see docs/architecture.md, "How to add a table format").
  *
  * @param <S> the format's snapshot record
  */
@@ -29,4 +31,12 @@ public interface TableFormat<S extends Snapshot> {
    * TableFormats#number}).
    */
   S decode(JsonNode node);
+
+  /**
+   * Builds this format's catalog for a process from {@code context}, or returns empty when the
+   * deployment does not configure this format (e.g. no Iceberg REST catalog given). Called once per
+   * process by the composition root; the returned plugin's owner is closed with the process. Bad
+   * settings fail here, before the process serves anything.
+   */
+  Optional<CatalogPlugin> open(FormatContext context);
 }

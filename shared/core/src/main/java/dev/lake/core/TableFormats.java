@@ -50,6 +50,37 @@ public final class TableFormats {
     return List.copyOf(byTag.keySet());
   }
 
+  /** The registered formats, in registration order. */
+  public List<TableFormat<?>> formats() {
+    return List.copyOf(byTag.values());
+  }
+
+  /**
+   * The catalogs of every registered format the deployment configures ({@link TableFormat#open}),
+   * in registration order; if one fails, those already built are closed again.
+   */
+  public List<CatalogPlugin> open(FormatContext context) {
+    requireNonNull(context, "context is null");
+    List<CatalogPlugin> opened = new ArrayList<>();
+    try {
+      for (TableFormat<?> format : byTag.values()) {
+        format.open(context).ifPresent(opened::add);
+      }
+      return List.copyOf(opened);
+    } catch (RuntimeException e) {
+      for (int i = opened.size() - 1; i >= 0; i--) {
+        try {
+          if (opened.get(i).owner().isPresent()) {
+            opened.get(i).owner().get().close();
+          }
+        } catch (Exception closing) {
+          e.addSuppressed(closing);
+        }
+      }
+      throw e;
+    }
+  }
+
   /** The format of {@code tag}; an unknown tag fails closed as {@code TICKET_INVALID}. */
   public TableFormat<?> resolve(String tag) {
     TableFormat<?> format = byTag.get(tag);

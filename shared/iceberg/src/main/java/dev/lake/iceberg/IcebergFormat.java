@@ -5,12 +5,18 @@ import static dev.lake.core.TableFormats.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.CatalogPlugin;
+import dev.lake.core.FormatContext;
 import dev.lake.core.TableFormat;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The Iceberg table format: tables of an external Iceberg REST catalog, sealed as tag {@code
  * iceberg} with the catalog name, table UUID, snapshot id and metadata location. Registered in
- * {@code META-INF/services/dev.lake.core.TableFormat}.
+ * {@code META-INF/services/dev.lake.core.TableFormat}. Served only when the deployment configures a
+ * REST catalog (an {@link IcebergConfig} among the process's format settings; {@link
+ * IcebergFilesConfig} says how data files reach DuckDB, at its defaults when absent).
  */
 public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
   /** The codec tag inside sealed envelopes. */
@@ -41,5 +47,30 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
         text(node, "tableUuid"),
         number(node, "snapshotId"),
         text(node, "metadataLocation"));
+  }
+
+  @Override
+  public Optional<CatalogPlugin> open(FormatContext context) {
+    return context
+        .findSettings(IcebergConfig.class)
+        .map(
+            config ->
+                catalog(
+                    IcebergStorage.under(config, context.storage()),
+                    context
+                        .findSettings(IcebergFilesConfig.class)
+                        .orElse(IcebergFilesConfig.defaults()),
+                    context.allocator()));
+  }
+
+  /**
+   * The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only, its data
+   * files handed to DuckDB as {@code files} says; connecting fails with {@code
+   * EXTERNAL_UNAVAILABLE} when the catalog cannot be reached. The plugin owns the connection.
+   */
+  public static CatalogPlugin catalog(
+      IcebergConfig config, IcebergFilesConfig files, BufferAllocator allocator) {
+    IcebergFederation federation = IcebergFederation.connect(config, files, allocator);
+    return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
   }
 }

@@ -3,13 +3,20 @@ package dev.lake.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.FormatContext;
 import dev.lake.core.Json;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.core.testing.TestFormatContext;
 import dev.lake.core.ticket.SnapshotCodec;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class IcebergFormatTest {
   @Test
@@ -30,5 +37,19 @@ class IcebergFormatTest {
     assertThat(TableFormats.installed().tags()).contains(IcebergFormat.TAG);
     assertThat(SnapshotCodec.fromJson(wire)).isEqualTo(set);
     assertThat(Json.mapper().readTree(SnapshotCodec.toJson(set).toString())).isEqualTo(wire);
+  }
+
+  @Test
+  void open_servesNothing_whenNoRestCatalogIsConfigured(@TempDir Path dir) {
+    // GIVEN a process whose settings name no Iceberg REST catalog (only how files would be read)
+    try (RootAllocator allocator = new RootAllocator()) {
+      FormatContext context =
+          TestFormatContext.local(
+              new FileRegistry(dir.resolve("registry.json")),
+              allocator,
+              List.of(IcebergFilesConfig.defaults()));
+      // THEN the format builds no catalog
+      assertThat(new IcebergFormat().open(context)).isEmpty();
+    }
   }
 }

@@ -5,12 +5,21 @@ import static dev.lake.core.TableFormats.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.CatalogPlugin;
+import dev.lake.core.FormatContext;
+import dev.lake.core.Registry;
 import dev.lake.core.TableFormat;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The Lance table format: lake's own registered tables ({@code lake.<namespace>.<table>}), sealed
  * as tag {@code lance} with the dataset location, registry incarnation and Lance version.
- * Registered in {@code META-INF/services/dev.lake.core.TableFormat}.
+ * Registered in {@code META-INF/services/dev.lake.core.TableFormat}. Always served: its catalog
+ * {@code lake} reads the tables of lake's registry, reaching {@code s3://} datasets with the
+ * deployment's object-store access.
  */
 public final class LanceFormat implements TableFormat<LanceSnapshot> {
   /** The codec tag inside sealed envelopes. */
@@ -37,5 +46,32 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
   public LanceSnapshot decode(JsonNode node) {
     return new LanceSnapshot(
         text(node, "location"), text(node, "incarnation"), number(node, "version"));
+  }
+
+  @Override
+  public Optional<CatalogPlugin> open(FormatContext context) {
+    return Optional.of(
+        catalog(
+            context.registry(),
+            context.allocator(),
+            context.registryFreshness(),
+            LanceStorage.options(context.storage())));
+  }
+
+  /**
+   * The {@code lake} catalog: Lance datasets named by {@code registry}, resolutions cached for
+   * {@code freshness}, {@code s3://} datasets reached with {@code storageOptions} (see {@link
+   * LanceStorage}); the reader's dataset handles are closed with the plugin.
+   */
+  public static CatalogPlugin catalog(
+      Registry registry,
+      BufferAllocator allocator,
+      Duration freshness,
+      Map<String, String> storageOptions) {
+    LanceTableReader reader = new LanceTableReader(allocator, storageOptions);
+    return new CatalogPlugin(
+        new LanceTableResolver(registry, allocator, freshness, storageOptions),
+        reader,
+        Optional.of(reader));
   }
 }

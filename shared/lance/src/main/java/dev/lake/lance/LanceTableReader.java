@@ -51,7 +51,7 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
 
   /**
    * @param storageOptions Lance object-store settings of the deployment (region, endpoint, ...) for
-   *     {@code s3://} locations; see {@code ObjectStorage} in lake-runtime
+   *     {@code s3://} locations; see {@link LanceStorage}
    */
   public LanceTableReader(BufferAllocator allocator, Map<String, String> storageOptions) {
     this.allocator = requireNonNull(allocator, "allocator is null");

@@ -3,13 +3,21 @@ package dev.lake.lance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.CatalogPlugin;
+import dev.lake.core.FormatContext;
 import dev.lake.core.Json;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.core.testing.TestFormatContext;
 import dev.lake.core.ticket.SnapshotCodec;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LanceFormatTest {
   @Test
@@ -30,5 +38,24 @@ class LanceFormatTest {
     assertThat(TableFormats.installed().tags()).contains(LanceFormat.TAG);
     assertThat(SnapshotCodec.fromJson(wire)).isEqualTo(set);
     assertThat(Json.mapper().readTree(SnapshotCodec.toJson(set).toString())).isEqualTo(wire);
+  }
+
+  @Test
+  void open_servesTheLakeCatalog_overTheProcesssRegistry(@TempDir Path dir) throws Exception {
+    // GIVEN a registry with one table and a process context over it
+    FileRegistry registry = new FileRegistry(dir.resolve("registry.json"));
+    TableRef nation = TableRef.parse("lake.tpch.nation");
+    registry.register(nation, dir.resolve("nation.lance").toString());
+    try (RootAllocator allocator = new RootAllocator()) {
+      FormatContext context = TestFormatContext.local(registry, allocator, List.of());
+      // WHEN the Lance format opens its catalog
+      CatalogPlugin plugin = new LanceFormat().open(context).orElseThrow();
+      // THEN it is the lake catalog over that registry, reading Lance snapshots, owning its reader
+      assertThat(plugin.resolver().catalog()).isEqualTo(TableRef.LAKE);
+      assertThat(plugin.resolver().listTables()).containsExactly(nation);
+      assertThat(plugin.reader().supports(new LanceSnapshot("/x", "i", 1))).isTrue();
+      assertThat(plugin.owner()).isPresent();
+      plugin.owner().get().close();
+    }
   }
 }

@@ -10,11 +10,14 @@ import dev.lake.aws.KmsKeyConfig;
 import dev.lake.aws.KmsKeyService;
 import dev.lake.aws.S3ObjectStore;
 import dev.lake.aws.SqsJobQueue;
+import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
+import dev.lake.core.FormatContext;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
+import dev.lake.core.TableFormats;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableResolver;
 import dev.lake.core.job.EnvelopeSealer;
@@ -24,19 +27,11 @@ import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.EngineConfig;
-import dev.lake.iceberg.IcebergConfig;
-import dev.lake.iceberg.IcebergFederation;
-import dev.lake.iceberg.IcebergFilesConfig;
-import dev.lake.lance.LanceTableReader;
-import dev.lake.lance.LanceTableResolver;
 import dev.lake.worker.JobProcessor;
 import dev.lake.worker.WorkerConfig;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -46,11 +41,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The one composition root. From a validated {@link RuntimeConfig} it assembles, in one place, what
  * every lake process runs on: the SDK clients (AWS mode), the table registry (file or DynamoDB),
- * the key service (local ring or the KMS ring in the result bucket), the catalogs (Lance from the
- * registry, with S3 storage settings; Iceberg REST when configured), the DuckDB engine over their
- * readers, and the AWS durable ports. {@code bin/lake local}, {@code bin/lake serve}, {@code
- * bin/lake worker}, the Lambda handler and the end-to-end tests all build through here, so they
- * cannot drift (registry freshness, engine settings, key-ring location).
+ * the key service (local ring or the KMS ring in the result bucket), the catalogs (every installed
+ * {@link dev.lake.core.TableFormat} builds its own from one {@link FormatContext}: the registry,
+ * the deployment's object-store access and the format settings; e.g. Lance always, Iceberg when a
+ * REST catalog is configured), the DuckDB engine over their readers, and the AWS durable ports.
+ * {@code bin/lake local}, {@code bin/lake serve}, {@code bin/lake worker}, the Lambda handler and
+ * the end-to-end tests all build through here, so they cannot drift (registry freshness, engine
+ * settings, key-ring location).
  *
  * <p>Closing releases, newest first, everything it built: engine, catalogs, keys, clients, and the
  * allocator.
@@ -66,7 +63,6 @@ public final class LakeRuntime implements AutoCloseable {
   private final Optional<AwsClients> clients;
   private final Registry registry;
   private final KeyService keys;
-  private final Map<String, String> lanceStorage;
   private final Catalogs catalogs;
   private final List<TableReader> readers;
   private final QueryEngine engine;
@@ -78,7 +74,6 @@ public final class LakeRuntime implements AutoCloseable {
     this.clients = p.clients;
     this.registry = p.registry;
     this.keys = p.keys;
-    this.lanceStorage = p.lanceStorage;
     this.owned = p.owned;
     this.engine = engine;
     this.catalogs = catalogs;
@@ -92,7 +87,6 @@ public final class LakeRuntime implements AutoCloseable {
     Optional<AwsClients> clients = Optional.empty();
     Registry registry;
     KeyService keys;
-    Map<String, String> lanceStorage;
     final List<AutoCloseable> owned = new ArrayList<>();
   }
 
@@ -112,18 +106,14 @@ public final class LakeRuntime implements AutoCloseable {
           && !(config.keys() instanceof KeySource.Given)) {
         p.owned.add(closeable);
       }
-      p.lanceStorage = ObjectStorage.lance(config.aws());
-      List<CatalogPlugin> plugins = new ArrayList<>();
-      plugins.add(
-          lanceCatalog(p.registry, p.allocator, config.registry().freshness(), p.lanceStorage));
-      if (config.iceberg().isPresent()) {
-        // the deployment's S3 settings, overridden by any the Iceberg configuration names itself
-        IcebergConfig iceberg = config.iceberg().get();
-        Map<String, String> properties = new HashMap<>(ObjectStorage.iceberg(config.aws()));
-        properties.putAll(iceberg.properties());
-        plugins.add(
-            icebergCatalog(iceberg.withProperties(properties), config.icebergFiles(), p.allocator));
-      }
+      FormatContext formats =
+          new FormatContext(
+              p.registry,
+              config.registry().freshness(),
+              p.allocator,
+              ObjectStorage.access(config.aws()),
+              config.formatSettings());
+      List<CatalogPlugin> plugins = TableFormats.installed().open(formats);
       plugins.forEach(c -> c.owner().ifPresent(p.owned::add));
       List<TableResolver> resolvers = plugins.stream().map(CatalogPlugin::resolver).toList();
       List<TableReader> readers = plugins.stream().map(CatalogPlugin::reader).toList();
@@ -133,31 +123,6 @@ public final class LakeRuntime implements AutoCloseable {
       closeAll(p.owned, e);
       throw e;
     }
-  }
-
-  /** The {@code lake} catalog: Lance datasets named by lake's registry. */
-  public static CatalogPlugin lanceCatalog(
-      Registry registry,
-      BufferAllocator allocator,
-      Duration freshness,
-      Map<String, String> storageOptions) {
-    LanceTableReader reader = new LanceTableReader(allocator, storageOptions);
-    return new CatalogPlugin(
-        new LanceTableResolver(registry, allocator, freshness, storageOptions),
-        reader,
-        Optional.of(reader));
-  }
-
-  /** The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only. */
-  public static CatalogPlugin icebergCatalog(IcebergConfig config, BufferAllocator allocator) {
-    return icebergCatalog(config, IcebergFilesConfig.defaults(), allocator);
-  }
-
-  /** The {@code iceberg} catalog, its data files handed to DuckDB as {@code files} says. */
-  public static CatalogPlugin icebergCatalog(
-      IcebergConfig config, IcebergFilesConfig files, BufferAllocator allocator) {
-    IcebergFederation federation = IcebergFederation.connect(config, files, allocator);
-    return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
   }
 
   /** The DuckDB engine over {@code readers} (the one place it is built). */
@@ -261,11 +226,6 @@ public final class LakeRuntime implements AutoCloseable {
 
   public KeyService keys() {
     return keys;
-  }
-
-  /** Lance's object-store settings of this deployment (for writing datasets, e.g. demo data). */
-  public Map<String, String> lanceStorage() {
-    return lanceStorage;
   }
 
   public Catalogs catalogs() {

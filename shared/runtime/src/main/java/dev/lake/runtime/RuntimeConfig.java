@@ -7,6 +7,8 @@ import dev.lake.core.job.DurableConfig;
 import dev.lake.engine.EngineConfig;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFilesConfig;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -47,6 +49,17 @@ public record RuntimeConfig(
         DurableConfig.DEFAULT_JOB_TTL,
         DurableConfig.DEFAULT_PART_TICKET_TTL,
         dev.lake.core.job.ResultConfig.defaults());
+  }
+
+  /**
+   * The format-owned settings records this deployment configures, handed to every installed table
+   * format (each looks up its own type): the Iceberg REST catalog, if any, and its file reads.
+   */
+  public List<Object> formatSettings() {
+    List<Object> settings = new ArrayList<>();
+    iceberg.ifPresent(settings::add);
+    settings.add(icebergFiles);
+    return List.copyOf(settings);
   }
 
   /** A builder starting from the engine defaults, no Iceberg, no AWS, results under "results". */

@@ -2,14 +2,15 @@ package dev.lake.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.aws.AwsClients;
 import dev.lake.aws.AwsConfig;
+import dev.lake.core.StorageAccess;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** S3 settings of Lance and Iceberg come from the deployment only. */
+/** The object-store access table formats get comes from the deployment's AWS settings only. */
 class ObjectStorageTest {
   static AwsConfig aws(Optional<URI> endpoint) {
     return new AwsConfig("eu-west-1", endpoint, "b", "j", "q", "k", Duration.ofSeconds(10));
@@ -17,31 +18,25 @@ class ObjectStorageTest {
 
   @Test
   void onAws_onlyTheRegionIsSet_andCredentialsComeFromTheDefaultChain() {
-    assertThat(ObjectStorage.lance(Optional.of(aws(Optional.empty()))))
-        .isEqualTo(Map.of("aws_region", "eu-west-1"));
-    assertThat(ObjectStorage.iceberg(Optional.of(aws(Optional.empty()))))
-        .isEqualTo(Map.of("client.region", "eu-west-1"));
+    assertThat(ObjectStorage.access(Optional.of(aws(Optional.empty()))))
+        .isEqualTo(new StorageAccess(Optional.of("eu-west-1"), Optional.empty(), Optional.empty()));
   }
 
   @Test
-  void onAnEmulator_theEndpointIsPathStyle_andPlainHttpIsAllowedForLance() {
-    Map<String, String> lance =
-        ObjectStorage.lance(Optional.of(aws(Optional.of(URI.create("http://127.0.0.1:5000")))));
-    assertThat(lance)
-        .containsEntry("aws_endpoint", "http://127.0.0.1:5000")
-        .containsEntry("allow_http", "true")
-        .containsEntry("aws_virtual_hosted_style_request", "false")
-        .containsEntry("aws_region", "eu-west-1");
-    Map<String, String> iceberg =
-        ObjectStorage.iceberg(Optional.of(aws(Optional.of(URI.create("https://ls:4566")))));
-    assertThat(iceberg)
-        .containsEntry("s3.endpoint", "https://ls:4566")
-        .containsEntry("s3.path-style-access", "true");
+  void onAnEmulator_theEndpointIsKept() {
+    // GIVEN an emulator endpoint
+    URI moto = URI.create("http://127.0.0.1:5000");
+    // WHEN the access is derived
+    StorageAccess access = ObjectStorage.access(Optional.of(aws(Optional.of(moto))));
+    // THEN it names the endpoint, and a key only as the SDK clients would use one
+    assertThat(access.region()).contains("eu-west-1");
+    assertThat(access.endpoint()).contains(moto);
+    assertThat(access.staticKey().isPresent())
+        .isEqualTo(AwsClients.usesEmulatorCredentials(Optional.of(moto)));
   }
 
   @Test
-  void withoutAws_thereAreNoSettings() {
-    assertThat(ObjectStorage.lance(Optional.empty())).isEmpty();
-    assertThat(ObjectStorage.iceberg(Optional.empty())).isEmpty();
+  void withoutAws_thereIsNoAccess() {
+    assertThat(ObjectStorage.access(Optional.empty())).isEqualTo(StorageAccess.none());
   }
 }

@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.CatalogPlugin;
+import dev.lake.core.FormatContext;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableFormat;
 import dev.lake.core.TableFormats;
+import java.util.Optional;
 
 /**
  * A snapshot of core's own test format (tag {@code test}), so core's tests need no real format
@@ -44,6 +47,12 @@ public record TestSnapshot(String location, long version) implements Snapshot {
     public TestSnapshot decode(JsonNode node) {
       return new TestSnapshot(
           TableFormats.text(node, "location"), TableFormats.number(node, "version"));
+    }
+
+    /** Codec only: core's tests build their catalogs from fakes. */
+    @Override
+    public Optional<CatalogPlugin> open(FormatContext context) {
+      return Optional.empty();
     }
   }
 }

@@ -1,15 +1,14 @@
-package dev.lake.runtime;
+package dev.lake.core;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.lake.core.TableReader;
-import dev.lake.core.TableResolver;
 import java.util.Optional;
 
 /**
  * One catalog lake serves: how its names resolve to exact snapshots and how those snapshots are
- * read, plus the resource that owns its connections (closed with the other components). Adding a
- * catalog (e.g. Iceberg REST federation) is one more plugin in {@link LakeRuntime}.
+ * read, plus the resource that owns its connections (closed with the other components). A table
+ * format builds its catalog in {@link TableFormat#open}; the composition root never builds one by
+ * hand.
  */
 public record CatalogPlugin(
     TableResolver resolver, TableReader reader, Optional<AutoCloseable> owner) {
