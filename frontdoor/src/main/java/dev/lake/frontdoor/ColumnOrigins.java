@@ -1,7 +1,11 @@
 package dev.lake.frontdoor;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.frontdoor.ColumnMetadata.ColumnOrigin;
 import java.io.IOException;
@@ -26,32 +30,80 @@ import org.duckdb.DuckDBDriver;
  */
 final class ColumnOrigins {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Characters of SQL text whose shape is kept (+64 per entry). A shape is a pure function of the
+   * text (no tenant, grant or snapshot enters it), so one statement's repeated GetFlightInfo and
+   * DoGet calls parse it once instead of twice per round trip.
+   */
+  static final long CACHED_SQL_CHARS = 4L << 20;
+
+  private static final Cache<String, Shape> SHAPES =
+      Caffeine.newBuilder()
+          .maximumWeight(CACHED_SQL_CHARS)
+          .<String, Shape>weigher((sql, shape) -> sql.length() + 64)
+          .build();
+
   private static Connection parser;
+  private static final java.util.concurrent.atomic.AtomicLong PARSES =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private ColumnOrigins() {}
 
+  /**
+   * What a statement's parse tree says about origins: its one base table (empty when the shape is
+   * not one of the unambiguous ones), whether the select list is a plain {@code *}, and otherwise
+   * per select item whether it is a bare column reference.
+   */
+  private record Shape(Optional<ColumnOrigin> table, boolean star, List<Boolean> bare) {
+    static final Shape NONE = new Shape(Optional.empty(), false, List.of());
+
+    Shape {
+      requireNonNull(table, "table is null");
+      bare = List.copyOf(requireNonNull(bare, "bare is null"));
+    }
+
+    List<Optional<ColumnOrigin>> origins(int columns) {
+      if (table.isEmpty() || (!star && bare.size() != columns)) {
+        return Collections.nCopies(columns, Optional.empty());
+      }
+      if (star) {
+        return Collections.nCopies(columns, table);
+      }
+      List<Optional<ColumnOrigin>> out = new ArrayList<>(columns);
+      for (boolean b : bare) {
+        out.add(b ? table : Optional.empty());
+      }
+      return out;
+    }
+  }
+
   /** Per result column (by position) its table, when the statement makes it certain. */
   static List<Optional<ColumnOrigin>> of(AdmittedQuery query, int columns) {
-    List<Optional<ColumnOrigin>> none = Collections.nCopies(columns, Optional.empty());
     if (query.kind() != AdmittedQuery.Kind.SELECT || query.tables().size() != 1) {
-      return none;
+      return Collections.nCopies(columns, Optional.empty());
     }
-    Optional<JsonNode> tree = parse(query.sql());
-    if (tree.isEmpty()) {
-      return none;
+    // a text that could not be parsed right now (the loader returns null) is not cached
+    Shape shape = SHAPES.get(query.sql(), sql -> parse(sql).map(ColumnOrigins::shape).orElse(null));
+    return (shape == null ? Shape.NONE : shape).origins(columns);
+  }
+
+  private static Shape shape(JsonNode tree) {
+    if (tree.path("error").asBoolean(false)) {
+      return Shape.NONE;
     }
-    JsonNode statements = tree.get().path("statements");
+    JsonNode statements = tree.path("statements");
     JsonNode node = statements.path(0).path("node");
     if (statements.size() != 1
         || !node.path("type").asText().equals("SELECT_NODE")
         || node.path("cte_map").path("map").size() > 0) {
-      return none;
+      return Shape.NONE;
     }
     JsonNode from = node.path("from_table");
     if (!from.path("type").asText().equals("BASE_TABLE")
         || from.path("catalog_name").asText().isEmpty()
         || from.path("schema_name").asText().isEmpty()) {
-      return none;
+      return Shape.NONE;
     }
     Optional<ColumnOrigin> table =
         Optional.of(
@@ -61,16 +113,18 @@ final class ColumnOrigins {
                 from.path("table_name").asText()));
     JsonNode select = node.path("select_list");
     if (select.size() == 1 && plainStar(select.get(0))) {
-      return Collections.nCopies(columns, table);
+      return new Shape(table, true, List.of());
     }
-    if (select.size() != columns) {
-      return none;
-    }
-    List<Optional<ColumnOrigin>> out = new ArrayList<>();
+    List<Boolean> bare = new ArrayList<>();
     for (JsonNode item : select) {
-      out.add(bareColumn(item) ? table : Optional.empty());
+      bare.add(bareColumn(item));
     }
-    return out;
+    return new Shape(table, false, bare);
+  }
+
+  /** Statement texts handed to DuckDB's parser so far; for tests. */
+  static long parsesForTest() {
+    return PARSES.get();
   }
 
   private static boolean plainStar(JsonNode item) {
@@ -88,8 +142,12 @@ final class ColumnOrigins {
     return item.path("class").asText().equals("COLUMN_REF");
   }
 
-  /** The parse tree, or empty when DuckDB cannot serialize the statement. */
+  /**
+   * DuckDB's serialization of {@code sql} (with {@code error} true when it is not a SELECT), or
+   * empty when the parser itself failed.
+   */
   private static synchronized Optional<JsonNode> parse(String sql) {
+    PARSES.incrementAndGet();
     try {
       if (parser == null) {
         Properties p = new Properties();
@@ -103,8 +161,7 @@ final class ColumnOrigins {
           if (!rs.next()) {
             return Optional.empty();
           }
-          JsonNode tree = JSON.readTree(rs.getString(1));
-          return tree.path("error").asBoolean(false) ? Optional.empty() : Optional.of(tree);
+          return Optional.of(JSON.readTree(rs.getString(1)));
         }
       }
     } catch (SQLException | IOException e) {
