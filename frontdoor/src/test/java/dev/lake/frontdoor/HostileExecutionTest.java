@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
@@ -95,7 +96,7 @@ class HostileExecutionTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (lake.server.activeStreams() != 0) {
       assertThat(System.nanoTime()).as("streams released").isLessThan(deadline);
-      Thread.onSpinWait();
+      LockSupport.parkNanos(1_000_000); // poll, leaving the (few) cores to the server
     }
   }
 
@@ -247,12 +248,18 @@ class HostileExecutionTest {
     try (FlightStream s = client.getStream(next, bearer(CAROL))) {
       assertThat(s.next()).isTrue();
     }
-    // AND the slow clients learn why when they read again: every slow stream was ended, at least
-    // one by the idle timer (that freed the slot above). Known gap, seen in about one clean CI run
-    // of ten: the second slow stream on the same connection is sometimes not idle-ended and runs on
-    // until its deadline once its reader resumes; the deadline still bounds it (issue 8, open).
-    int idleEnded = 0;
+    // AND every slow stream is ended by the idle timer while its client still reads nothing: the
+    // server soon holds no stream at all (a stream the idle timer missed would run on to its 60 s
+    // deadline). The client must not read before that: the server's idle clock starts when the
+    // client's transport stops taking data, and Arrow's FlightStream and gRPC keep taking batches
+    // for a few seconds after the application's last next() (read-ahead and flow-control window
+    // growth, more for one stream than the other), so reading at once would legitimately resume a
+    // stream whose idle clock had not run out yet.
+    awaitNoActiveStreams();
+    long allEnded = (System.nanoTime() - t0) / 1_000_000;
     for (FlightStream s : slow) {
+      // THEN each slow client learns why when it reads again: the batches sent before, then
+      // TIMED_OUT naming the idle timeout and what to do instead
       FlightRuntimeException e =
           flightError(
               () -> {
@@ -261,14 +268,12 @@ class HostileExecutionTest {
                 }
               });
       assertThat(e.status().code()).isEqualTo(FlightStatusCode.TIMED_OUT);
-      assertThat(e.getMessage()).containsAnyOf("idle stream timeout", "deadline of 1m");
-      idleEnded += e.getMessage().contains("idle stream timeout") ? 1 : 0;
+      assertThat(e.getMessage()).contains("idle stream timeout").contains("durable tier");
       s.close();
     }
-    assertThat(idleEnded).isGreaterThanOrEqualTo(1);
     System.out.printf(
-        "hostile: slot free again after %d ms of idle slow readers (%d of 2 idle-ended)%n",
-        waited, idleEnded);
+        "hostile: slot free again after %d ms of idle slow readers, both idle-ended within %d ms%n",
+        waited, allEnded);
   }
 
   @Test
