@@ -103,29 +103,54 @@ public final class LakeClient implements AutoCloseable {
   /**
    * Runs {@code sql} interactively and streams the result: the returned reader pulls batches from
    * the server as it is read (one batch resident). With parameters the statement is prepared and
-   * the values are bound to its {@code ?} placeholders. The caller closes the reader.
+   * the values are bound to its {@code ?} placeholders. The statement runs within the config's
+   * {@linkplain LakeClientConfig#timeout() timeout}, else the server's default deadline; past it
+   * the read fails TIMED_OUT. The caller closes the reader.
    */
   public ArrowReader query(String sql, Object... parameters) {
     requireNonNull(sql, "sql is null");
     List<Object> values = Arrays.asList(requireNonNull(parameters, "parameters is null"));
+    CallOption[] options = interactive();
     FlightInfo info =
-        call(() -> values.isEmpty() ? this.sql.execute(sql, auth()) : prepared(sql, values));
-    return reader(info);
+        call(
+            () ->
+                values.isEmpty() ? this.sql.execute(sql, options) : prepared(sql, values, options));
+    return reader(info, options);
   }
 
-  private FlightInfo prepared(String text, List<Object> values) {
-    try (FlightSqlClient.PreparedStatement statement = sql.prepare(text, auth());
+  private FlightInfo prepared(String text, List<Object> values, CallOption[] options) {
+    try (FlightSqlClient.PreparedStatement statement = sql.prepare(text, options);
         VectorSchemaRoot parameters = Parameters.root(values, allocator)) {
       statement.setParameters(parameters);
-      return statement.execute(auth());
+      return statement.execute(options);
     }
+  }
+
+  /**
+   * The options of an interactive call: the token and, when the config has one, the deadline
+   * ({@link LakeClientConfig#TIMEOUT_HEADER}; the server checks it when planning and enforces it
+   * while streaming).
+   */
+  private CallOption[] interactive() {
+    if (config.timeout().isEmpty()) {
+      return new CallOption[] {auth()};
+    }
+    FlightCallHeaders headers = new FlightCallHeaders();
+    headers.insert(
+        LakeClientConfig.TIMEOUT_HEADER, Long.toString(config.timeout().get().toMillis()));
+    return new CallOption[] {auth(), new HeaderCallOption(headers)};
   }
 
   /** A reader over every endpoint of {@code info}, in order. */
   ArrowReader reader(FlightInfo info) {
+    return reader(info, new CallOption[] {auth()});
+  }
+
+  private ArrowReader reader(FlightInfo info, CallOption[] options) {
     List<ConcatenatingReader.Opener> sources = new ArrayList<>();
     for (FlightEndpoint endpoint : info.getEndpoints()) {
-      sources.add(() -> ConcatenatingReader.flight(flight.getStream(endpoint.getTicket(), auth())));
+      sources.add(
+          () -> ConcatenatingReader.flight(flight.getStream(endpoint.getTicket(), options)));
     }
     return new ConcatenatingReader(allocator, info.getSchemaOptional().orElseThrow(), sources);
   }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -15,15 +16,31 @@ import java.util.Optional;
  *     local}) or {@code grpc+tls://host:port}; {@code grpc://} means plaintext too
  * @param token the bearer token sent on every call, if any
  * @param caFile PEM certificates trusted for a {@code grpc+tls} server instead of the trust store
+ * @param timeout the deadline of each interactive query, sent as {@value #TIMEOUT_HEADER} (1 ms -
+ *     24 h; the server accepts it up to its {@code --max-query-timeout} and answers TIMED_OUT when
+ *     it passes); empty: the server's default ({@code --query-timeout}). Durable queries are
+ *     bounded by the server's durable deadline ({@code --durable-query-timeout}) instead.
  */
-public record LakeClientConfig(URI url, Optional<String> token, Optional<Path> caFile) {
+public record LakeClientConfig(
+    URI url, Optional<String> token, Optional<Path> caFile, Optional<Duration> timeout) {
   /** Where {@code bin/lake local} listens by default. */
   public static final URI DEFAULT_URL = URI.create("grpc+tcp://127.0.0.1:31337");
+
+  /** Request header carrying the client's interactive deadline in milliseconds. */
+  public static final String TIMEOUT_HEADER = "x-lake-timeout-ms";
+
+  /** The longest deadline a client may ask for (servers cap it lower by default). */
+  public static final Duration MAX_TIMEOUT = Duration.ofHours(24);
 
   public LakeClientConfig {
     requireNonNull(url, "url is null");
     requireNonNull(token, "token is null");
     requireNonNull(caFile, "caFile is null");
+    requireNonNull(timeout, "timeout is null");
+    if (timeout.isPresent()
+        && (timeout.get().toMillis() < 1 || timeout.get().compareTo(MAX_TIMEOUT) > 0)) {
+      throw new IllegalArgumentException("timeout must be between 1 ms and 24 h: " + timeout.get());
+    }
     String scheme = url.getScheme();
     if (scheme == null
         || !(scheme.equals("grpc") || scheme.equals("grpc+tcp") || scheme.equals("grpc+tls"))) {
@@ -44,6 +61,11 @@ public record LakeClientConfig(URI url, Optional<String> token, Optional<Path> c
     }
   }
 
+  /** {@code url}, {@code token} and {@code caFile} with the server's default deadline. */
+  public LakeClientConfig(URI url, Optional<String> token, Optional<Path> caFile) {
+    this(url, token, caFile, Optional.empty());
+  }
+
   /** The local default address without a token. */
   public static LakeClientConfig defaults() {
     return new LakeClientConfig(DEFAULT_URL, Optional.empty(), Optional.empty());
@@ -57,7 +79,13 @@ public record LakeClientConfig(URI url, Optional<String> token, Optional<Path> c
 
   /** The same settings against another address. */
   public LakeClientConfig withUrl(URI other) {
-    return new LakeClientConfig(other, token, caFile);
+    return new LakeClientConfig(other, token, caFile, timeout);
+  }
+
+  /** The same settings with {@code deadline} for every interactive query. */
+  public LakeClientConfig withTimeout(Duration deadline) {
+    return new LakeClientConfig(
+        url, token, caFile, Optional.of(requireNonNull(deadline, "deadline is null")));
   }
 
   /** Whether the connection is encrypted. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ class LakeClientConfigTest {
     assertThat(c.url()).isEqualTo(URI.create("grpc+tcp://127.0.0.1:31337"));
     assertThat(c.token()).isEmpty();
     assertThat(c.caFile()).isEmpty();
+    assertThat(c.timeout()).isEmpty();
     assertThat(c.tls()).isFalse();
     assertThat(c.loopback()).isTrue();
   }
@@ -41,6 +43,20 @@ class LakeClientConfigTest {
                     Optional.empty(),
                     Optional.of(Path.of("/no/such/ca.pem"))))
         .hasMessageContaining("/no/such/ca.pem");
+  }
+
+  @Test
+  void timeout_isBetweenOneMillisecondAnd24Hours_andSurvivesAnotherUrl() {
+    LakeClientConfig c = LakeClientConfig.defaults();
+
+    assertThat(c.withTimeout(Duration.ofMillis(1)).timeout()).contains(Duration.ofMillis(1));
+    assertThat(c.withTimeout(Duration.ofHours(24)).withUrl(URI.create("grpc://h:1")).timeout())
+        .contains(Duration.ofHours(24));
+    assertThatThrownBy(() -> c.withTimeout(Duration.ofNanos(999_999)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT0.000999999S");
+    assertThatThrownBy(() -> c.withTimeout(Duration.ofHours(25)))
+        .hasMessage("timeout must be between 1 ms and 24 h: PT25H");
   }
 
   @Test

@@ -1,7 +1,9 @@
 package dev.lake.client.cli;
 
 import dev.lake.client.LakeClient;
+import dev.lake.client.LakeClientConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -43,6 +45,17 @@ final class SqlCommand implements Callable<Integer> {
   @Option(names = "--explain", description = "Print the query plan instead of running it.")
   boolean explain;
 
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "${env:LAKE_TIMEOUT}",
+      converter = DurationConverter.class,
+      description =
+          "Deadline of each interactive statement, e.g. 500ms, 30s, 5m (env LAKE_TIMEOUT; default:"
+              + " the server's --query-timeout; at most its --max-query-timeout). A statement still"
+              + " running then ends with TIMED_OUT.")
+  Duration timeout;
+
   @Override
   public Integer call() throws Exception {
     boolean shell = !source.given() && Terminals.stdin();
@@ -58,7 +71,14 @@ final class SqlCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--output takes the result of one statement; got " + statements.size());
     }
-    try (LakeClient client = LakeClient.connect(connection.config(Optional.empty()))) {
+    if (durable && timeout != null) {
+      throw new IllegalArgumentException(
+          "--timeout bounds interactive statements; a durable query is bounded by the server's"
+              + " durable deadline (--durable-query-timeout) and can be cancelled");
+    }
+    LakeClientConfig config = connection.config(Optional.empty());
+    try (LakeClient client =
+        LakeClient.connect(timeout == null ? config : config.withTimeout(timeout))) {
       QueryRunner runner = new QueryRunner(client, System.out);
       if (shell) {
         return new Shell(runner, durable).run();

@@ -1,27 +1,40 @@
 package dev.lake.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lake.client.LakeClient;
 import dev.lake.client.LakeClientConfig;
+import dev.lake.client.LakeClientException;
 import dev.lake.frontdoor.ClientTestLake;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /**
  * {@code lake sql} as a user runs it (a separate process: stdout, stderr, exit code) against the
  * lake {@code bin/lake local} runs, with the token taken from its data directory as a bare {@code
- * bin/lake sql} does.
+ * bin/lake sql} does; and the client's deadline through the same server, from the SDK ({@link
+ * LakeClientConfig#withTimeout}) and from {@code lake sql --timeout}.
  */
 class SqlCommandEndToEndTest {
   private static final String LINEITEM = "SELECT * FROM lake.tpch.lineitem";
+
+  /** Runs for days unless something stops it. */
+  private static final String ENDLESS = "SELECT count(*) AS n FROM range(1000000000000000)";
 
   @TempDir static Path dir;
   static ClientTestLake lake;
@@ -168,5 +181,111 @@ class SqlCommandEndToEndTest {
     assertThat(noSql.stderr()).isEqualTo("lake: no SQL statement given (use -e SQL or -f FILE)\n");
     assertThat(parquetToStdout.exit()).isEqualTo(2);
     assertThat(parquetToStdout.stderr()).contains("needs --output FILE");
+  }
+
+  // ---- the client's deadline (x-lake-timeout-ms): SDK withTimeout and lake sql --timeout ----
+
+  private static LakeClientConfig config() {
+    return LakeClientConfig.of(lake.url(), lake.token());
+  }
+
+  @Test
+  void query_endsTimedOut_whenTheClientsDeadlinePasses_andAFreshQueryStillRuns() throws Exception {
+    // GIVEN a client whose queries may run 300 ms (the server's own default is minutes)
+    try (LakeClient client = LakeClient.connect(config().withTimeout(Duration.ofMillis(300)))) {
+      // WHEN it runs a statement that would run for days
+      long started = System.nanoTime();
+      LakeClientException e =
+          catchThrowableOfType(
+              LakeClientException.class,
+              () -> {
+                try (ArrowReader reader = client.query(ENDLESS)) {
+                  reader.loadNextBatch();
+                }
+              });
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+      // THEN the server ended it at the client's deadline with TIMED_OUT and lake's code
+      assertThat(e).isNotNull();
+      assertThat(e.status()).as(e.describe()).isEqualTo(FlightStatusCode.TIMED_OUT);
+      assertThat(e.errorCode()).contains("DEADLINE_EXCEEDED");
+      assertThat(took).isLessThan(Duration.ofSeconds(30));
+    }
+    // AND a fresh query with a deadline of a minute completes (the server is still serving)
+    try (LakeClient client = LakeClient.connect(config().withTimeout(Duration.ofMinutes(1)));
+        ArrowReader reader = client.query("SELECT 41 + 1 AS answer")) {
+      assertThat(reader.loadNextBatch()).isTrue();
+      assertThat(reader.getVectorSchemaRoot().getVector("answer").getObject(0)).isEqualTo(42);
+    }
+  }
+
+  @Test
+  void query_withADeadlineOverTheServersLongest_isRefusedBeforeAnythingRuns() throws Exception {
+    // GIVEN a client asking for 2 h, longer than the server's longest interactive deadline (1 h)
+    try (LakeClient client = LakeClient.connect(config().withTimeout(Duration.ofHours(2)))) {
+      // WHEN it runs a statement
+      LakeClientException e =
+          catchThrowableOfType(LakeClientException.class, () -> client.query(ENDLESS).close());
+
+      // THEN the server refuses it at planning, naming its bound and the durable tier
+      assertThat(e).isNotNull();
+      assertThat(e.status()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT);
+      assertThat(e.getMessage()).contains("x-lake-timeout-ms", "--max-query-timeout", "durable");
+    }
+    // AND a client without a deadline gets the server's default and its answer
+    try (LakeClient client = LakeClient.connect(config());
+        ArrowReader reader = client.query("SELECT count(*) AS n FROM lake.tpch.nation")) {
+      assertThat(reader.loadNextBatch()).isTrue();
+      assertThat(((BigIntVector) reader.getVectorSchemaRoot().getVector("n")).get(0)).isEqualTo(25);
+    }
+  }
+
+  @Test
+  void sqlCommand_sendsTheTimeoutOfLakeTimeout_andExitsWithTheStatus() {
+    // WHEN a user runs a statement that would last for days with LAKE_TIMEOUT=300ms
+    Cli.Result r =
+        Cli.run(
+            dir,
+            Map.of(
+                "LAKE_URL", lake.url(),
+                "LAKE_DATA_DIR", lake.dataDir().toString(),
+                "LAKE_TIMEOUT", "300ms"),
+            "sql",
+            "-e",
+            ENDLESS);
+
+    // THEN the command fails with the server's TIMED_OUT in one line
+    assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+    assertThat(r.stderr()).startsWith("lake: TIMED_OUT").doesNotContain("\tat ");
+    assertThat(r.stdout()).isEmpty();
+  }
+
+  @Test
+  void sqlCommand_refusesABadTimeout_andATimeoutOnADurableQuery_asUsageErrors() {
+    // WHEN --timeout is not a duration, is zero, or is given to a durable query
+    // THEN each is a usage error (exit 2) in one line, before any call
+    assertThat(usageError("--timeout", "2x"))
+        .contains("'2x' is not a duration such as 500ms, 30s, 5m or 1h");
+    assertThat(usageError("--timeout", "0ms")).contains("timeout must be between 1 ms and 24 h");
+    assertThat(usageError("--timeout", "5s", "--durable"))
+        .contains("--timeout bounds interactive statements");
+  }
+
+  private static String usageError(String... flags) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = ClientCli.commandLine();
+    cli.setErr(new PrintWriter(err, true));
+    String[] args = new String[flags.length + 5];
+    args[0] = "sql";
+    args[1] = "--url";
+    args[2] = "grpc+tcp://127.0.0.1:1";
+    args[3] = "--token";
+    args[4] = "t";
+    System.arraycopy(flags, 0, args, 5, flags.length);
+    String[] withSql = java.util.Arrays.copyOf(args, args.length + 2);
+    withSql[args.length] = "-e";
+    withSql[args.length + 1] = "SELECT 1";
+    assertThat(cli.execute(withSql)).as(err.toString()).isEqualTo(2);
+    return err.toString();
   }
 }
