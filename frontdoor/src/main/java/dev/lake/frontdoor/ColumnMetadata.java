@@ -2,6 +2,8 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,11 +33,28 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * already carries is kept.
  */
 final class ColumnMetadata {
+  /**
+   * Most decorated schemas kept: a decorated schema is a pure function of the planned schema and
+   * the origins, so the GetFlightInfo and every DoGet of a repeated statement share one instead of
+   * rebuilding each field's metadata per call.
+   */
+  static final long CACHED_SCHEMAS = 1024;
+
+  private record Key(Schema schema, List<Optional<ColumnOrigin>> origins) {}
+
+  private static final Cache<Key, Schema> DECORATED =
+      Caffeine.newBuilder().maximumSize(CACHED_SCHEMAS).build();
+
   private ColumnMetadata() {}
 
   /** {@code schema} with column metadata; {@code origins} names source tables by position. */
   static Schema decorate(Schema schema, List<Optional<ColumnOrigin>> origins) {
     requireNonNull(schema, "schema is null");
+    return DECORATED.get(
+        new Key(schema, List.copyOf(origins)), k -> build(k.schema(), k.origins()));
+  }
+
+  private static Schema build(Schema schema, List<Optional<ColumnOrigin>> origins) {
     List<Field> fields = new ArrayList<>();
     List<Field> in = schema.getFields();
     for (int i = 0; i < in.size(); i++) {

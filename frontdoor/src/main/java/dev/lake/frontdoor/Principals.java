@@ -36,6 +36,8 @@ public final class Principals {
 
   private final List<PrincipalEntry> entries;
   private final List<byte[]> hashes;
+  // each entry's principal, built (grants parsed) once instead of on every call
+  private final List<Principal> principals;
 
   public Principals(List<PrincipalEntry> entries) {
     this.entries = List.copyOf(requireNonNull(entries, "entries is null"));
@@ -50,6 +52,7 @@ public final class Principals {
       h.add(hash);
     }
     this.hashes = List.copyOf(h);
+    this.principals = this.entries.stream().map(PrincipalEntry::principal).toList();
   }
 
   /** The principal holding {@code token}, or empty. Compares against every entry. */
@@ -58,13 +61,13 @@ public final class Principals {
       return Optional.empty();
     }
     byte[] presented = sha256(token);
-    PrincipalEntry match = null;
+    Principal match = null;
     for (int i = 0; i < hashes.size(); i++) {
       if (MessageDigest.isEqual(hashes.get(i), presented) && match == null) {
-        match = entries.get(i);
+        match = principals.get(i);
       }
     }
-    return Optional.ofNullable(match).map(PrincipalEntry::principal);
+    return Optional.ofNullable(match);
   }
 
   public List<PrincipalEntry> entries() {

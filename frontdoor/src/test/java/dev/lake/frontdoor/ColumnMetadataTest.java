@@ -53,4 +53,26 @@ class ColumnMetadataTest {
       assertThat(out.getFields().get(i).getName()).isEqualTo(planned.getFields().get(i).getName());
     }
   }
+
+  @Test
+  void decorate_sharesOneResultForAnEqualSchema_andKeepsOriginsApart() {
+    // GIVEN two equal planned schemas, as a GetFlightInfo and a DoGet of one statement see them
+    Schema first = new Schema(List.of(field("n_name", new ArrowType.Utf8(), null)));
+    Schema second = new Schema(List.of(field("n_name", new ArrowType.Utf8(), null)));
+    List<Optional<ColumnOrigin>> nation =
+        List.of(Optional.of(new ColumnOrigin("lake", "tpch", "nation")));
+
+    // WHEN both are decorated with the same origins, and once with none
+    Schema a = ColumnMetadata.decorate(first, nation);
+    Schema b = ColumnMetadata.decorate(second, nation);
+    Schema none = ColumnMetadata.decorate(second, List.of(Optional.empty()));
+
+    // THEN the decorated schema is built once and shared; other origins get their own
+    assertThat(b).isSameAs(a);
+    assertThat(a.getFields().get(0).getMetadata())
+        .containsEntry("ARROW:FLIGHT:SQL:TABLE_NAME", "nation");
+    assertThat(none.getFields().get(0).getMetadata())
+        .doesNotContainKey("ARROW:FLIGHT:SQL:TABLE_NAME")
+        .containsEntry("ARROW:FLIGHT:SQL:TYPE_NAME", "VARCHAR");
+  }
 }
