@@ -8,10 +8,13 @@ import dev.lake.runtime.LakeRuntime;
 import dev.lake.runtime.RegistryOptions;
 import dev.lake.runtime.RegistrySource;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -19,7 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "table",
     mixinStandardHelpOptions = true,
-    description = "Register or unregister Lance tables (trusted operator action).",
+    description = "Register or unregister tables (trusted operator action).",
     subcommands = {TableCommand.Register.class, TableCommand.Unregister.class})
 final class TableCommand implements Runnable {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -59,8 +62,23 @@ final class TableCommand implements Runnable {
 
     @Parameters(
         index = "1",
-        description = "Location of the Lance dataset (a path or s3://bucket/key).")
+        description = "Location of the table in its format's terms (a path or s3://bucket/key).")
     String location;
+
+    @Option(
+        names = "--table-format",
+        defaultValue = "lance",
+        description =
+            "Format of the table: the tag of an installed table format (default lance); an unknown"
+                + " one is refused.")
+    String format = "lance";
+
+    @Option(
+        names = "--table-option",
+        description =
+            "A format-owned option of the table, KEY=VALUE (repeatable; the format checks them,"
+                + " Lance takes none).")
+    Map<String, String> options = new LinkedHashMap<>();
 
     @Override
     public Integer call() {
@@ -68,11 +86,17 @@ final class TableCommand implements Runnable {
           registry,
           aws,
           r -> {
-            var entry = r.register(TableRef.parse(name), location);
+            var entry = r.register(TableRef.parse(name), format, location, options);
             spec.commandLine()
                 .getOut()
                 .println(
-                    "registered " + entry.ref() + " (incarnation " + entry.incarnation() + ")");
+                    "registered "
+                        + entry.ref()
+                        + " as "
+                        + entry.format()
+                        + " (incarnation "
+                        + entry.incarnation()
+                        + ")");
             return 0;
           });
     }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lake.core.TableRef;
 import dev.lake.lance.LanceDatasets;
+import dev.lake.lance.LanceFormat;
 import java.nio.file.Path;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
@@ -52,7 +53,7 @@ class ErrorCodeMetadataEndToEndTest {
   void client_tellsSnapshotGone_fromTableNotFound_byMetadata() throws Exception {
     // GIVEN a ticket sealed at a version that is then removed, and a table that does not exist
     String location = lake.copyOfNation();
-    lake.registry.register(TableRef.parse("lake.pin.gone"), location);
+    LanceFormat.register(lake.registry, TableRef.parse("lake.pin.gone"), location);
     Ticket ticket =
         client
             .execute("SELECT * FROM lake.pin.gone", bearer(ALICE))

@@ -13,6 +13,7 @@ import com.google.protobuf.ByteString;
 import dev.lake.core.TableRef;
 import dev.lake.core.ticket.TicketConfig;
 import dev.lake.lance.LanceDatasets;
+import dev.lake.lance.LanceFormat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -91,7 +92,7 @@ class FlightSqlEndToEndTest {
   }
 
   static String register(String name, String location) {
-    lake.registry.register(TableRef.parse(name), location);
+    LanceFormat.register(lake.registry, TableRef.parse(name), location);
     return name;
   }
 

@@ -180,13 +180,40 @@ class LakeCliTest {
             cli.execute(
                 "table", "register", "--registry", registry.toString(), "lake.s.t", "/data/t"))
         .isZero();
-    assertThat(new FileRegistry(registry).find(TableRef.parse("lake.s.t"))).isPresent();
+    assertThat(new FileRegistry(registry).find(TableRef.parse("lake.s.t")))
+        .hasValueSatisfying(e -> assertThat(e.format()).isEqualTo("lance"));
+    // a format no installed module owns, or an option Lance does not take, is refused (exit 2)
+    String[] delta = {
+      "table",
+      "register",
+      "--registry",
+      registry.toString(),
+      "--table-format",
+      "delta",
+      "lake.s.u",
+      "/data/u"
+    };
+    assertThat(cli.execute(delta)).isEqualTo(2);
+    String[] option = {
+      "table",
+      "register",
+      "--registry",
+      registry.toString(),
+      "--table-option",
+      "k=v",
+      "lake.s.u",
+      "/data/u"
+    };
+    assertThat(cli.execute(option)).isEqualTo(2);
+    assertThat(new FileRegistry(registry).find(TableRef.parse("lake.s.u"))).isEmpty();
     assertThat(cli.execute("table", "unregister", "--registry", registry.toString(), "lake.s.t"))
         .isZero();
     assertThat(new FileRegistry(registry).list()).isEmpty();
     assertThat(cli.execute("keys", "rotate", "--key-ring", keyRing.toString())).isZero();
     assertThat(LocalKeyRing.load(keyRing).keyIds()).hasSize(2);
-    assertThat(output.toString()).contains("registered lake.s.t").contains("unregistered lake.s.t");
+    assertThat(output.toString())
+        .contains("registered lake.s.t as lance")
+        .contains("unregistered lake.s.t");
   }
 
   /** Runs {@code LakeCli.main} in a child JVM on this test's classpath: real exit code, output. */

@@ -7,10 +7,10 @@ import dev.lake.core.LakeException;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -20,11 +20,14 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
- * The shared {@link Registry} of AWS mode: one DynamoDB item per table (partition key {@code
- * name}), read by every front-door replica and worker. Registration is a conditional put ({@code
- * attribute_not_exists}) with a fresh random incarnation, so two operators racing on one name get
- * one winner and a re-registered table never reuses an incarnation (tickets sealed for the old one
- * fail closed). Reads are consistent; the request path caches them for its freshness window.
+ * The shared {@link Registry} of AWS mode: one DynamoDB item per table (partition key {@code name};
+ * {@code format}, {@code location}, {@code options} as a map of strings when there are any, {@code
+ * incarnation}, {@code registeredAt}; an item without {@code format}, as written before formats
+ * were named, is a {@link Registry#LEGACY_FORMAT} table), read by every front-door replica and
+ * worker. Registration is a conditional put ({@code attribute_not_exists}) with a fresh random
+ * incarnation, so two operators racing on one name get one winner and a re-registered table never
+ * reuses an incarnation (tickets sealed for the old one fail closed). Reads are consistent; the
+ * request path caches them for its freshness window.
  *
  * <p>A register whose outcome is unknown (a client-side failure after sending) is settled by a
  * consistent re-read: our incarnation there means it applied.
@@ -46,10 +49,8 @@ public final class DynamoDbRegistry implements Registry {
   }
 
   @Override
-  public Entry register(TableRef ref, String location) {
-    requireNonNull(location, "location is null");
-    Entry entry =
-        new Entry(ref, location, UUID.randomUUID().toString(), System.currentTimeMillis());
+  public Entry register(TableRef ref, String format, String location, Map<String, String> options) {
+    Entry entry = Entry.fresh(ref, format, location, options);
     for (int i = 0; i < UNKNOWN_ATTEMPTS; i++) {
       try {
         dynamo.putItem(
@@ -139,17 +140,33 @@ public final class DynamoDbRegistry implements Registry {
   }
 
   private static Map<String, AttributeValue> item(Entry e) {
-    return Map.of(
-        "name", AttributeValue.fromS(e.ref().toString()),
-        "location", AttributeValue.fromS(e.location()),
-        "incarnation", AttributeValue.fromS(e.incarnation()),
-        "registeredAt", AttributeValue.fromN(Long.toString(e.registeredAtMillis())));
+    Map<String, AttributeValue> item = new HashMap<>();
+    item.put("name", AttributeValue.fromS(e.ref().toString()));
+    item.put("format", AttributeValue.fromS(e.format()));
+    item.put("location", AttributeValue.fromS(e.location()));
+    if (!e.options().isEmpty()) {
+      Map<String, AttributeValue> options = new HashMap<>();
+      e.options().forEach((k, v) -> options.put(k, AttributeValue.fromS(v)));
+      item.put("options", AttributeValue.fromM(options));
+    }
+    item.put("incarnation", AttributeValue.fromS(e.incarnation()));
+    item.put("registeredAt", AttributeValue.fromN(Long.toString(e.registeredAtMillis())));
+    return item;
   }
 
   private static Entry fromItem(Map<String, AttributeValue> item) {
+    Map<String, String> options = new HashMap<>();
+    AttributeValue stored = item.get("options");
+    if (stored != null && stored.hasM()) {
+      stored.m().forEach((k, v) -> options.put(k, v.s()));
+    }
+    AttributeValue format = item.get("format");
     return new Entry(
         TableRef.parse(item.get("name").s()),
+        // items written before the format attribute existed are Lance tables
+        format == null ? LEGACY_FORMAT : format.s(),
         item.get("location").s(),
+        options,
         item.get("incarnation").s(),
         Long.parseLong(item.get("registeredAt").n()));
   }

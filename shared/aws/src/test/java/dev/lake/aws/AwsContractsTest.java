@@ -5,6 +5,7 @@ import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
 import dev.lake.core.Registry;
+import dev.lake.core.TableRef;
 import dev.lake.core.contract.JobQueueContract;
 import dev.lake.core.contract.JobStoreContract;
 import dev.lake.core.contract.KeyServiceContract;
@@ -13,12 +14,14 @@ import dev.lake.core.contract.RegistryContract;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
 import java.time.Clock;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The port contracts against the AWS adapters on moto (the same suites the embedded ones pass). */
 @ExtendWith(MotoExtension.class)
@@ -97,9 +100,11 @@ class AwsContractsTest {
 
   @Nested
   class DynamoDbRegistryContract extends RegistryContract {
+    private String table;
+
     @Override
     protected Registry registry() {
-      String table = "lake-registry-" + UUID.randomUUID();
+      table = "lake-registry-" + UUID.randomUUID();
       DynamoDbRegistry.createTable(aws.clients().dynamo(), table);
       return new DynamoDbRegistry(aws.clients().dynamo(), table);
     }
@@ -107,6 +112,21 @@ class AwsContractsTest {
     @Override
     protected Registry sameRegistry(Registry registry) {
       return registry; // stateless: every call reads the table
+    }
+
+    @Override
+    protected void writeLegacy(Registry registry, TableRef ref, String location) {
+      aws.clients()
+          .dynamo()
+          .putItem(
+              b ->
+                  b.tableName(table)
+                      .item(
+                          Map.of(
+                              "name", AttributeValue.fromS(ref.toString()),
+                              "location", AttributeValue.fromS(location),
+                              "incarnation", AttributeValue.fromS("inc-legacy"),
+                              "registeredAt", AttributeValue.fromN("1"))));
     }
   }
 }

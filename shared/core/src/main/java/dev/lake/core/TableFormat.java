@@ -2,6 +2,7 @@ package dev.lake.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,4 +40,16 @@ public interface TableFormat<S extends Snapshot> {
    * settings fail here, before the process serves anything.
    */
   Optional<CatalogPlugin> open(FormatContext context);
+
+  /**
+   * Checks the location and options of a table about to be registered in lake's registry as this
+   * format, throwing {@link ErrorCode#INVALID_ARGUMENT} that names the problem. Formats whose
+   * tables live elsewhere (an external catalog) keep this default, which refuses every
+   * registration.
+   */
+  default void checkEntry(String location, Map<String, String> options) {
+    throw new LakeException(
+        ErrorCode.INVALID_ARGUMENT,
+        "Tables of format '" + tag() + "' are not registered in lake's registry");
+  }
 }

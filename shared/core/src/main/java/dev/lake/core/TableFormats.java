@@ -90,6 +90,24 @@ public final class TableFormats {
     return format;
   }
 
+  /**
+   * Checks a table about to be registered as {@code tag}: an unknown tag fails closed with {@code
+   * INVALID_ARGUMENT} naming the installed ones; otherwise the format checks {@code location} and
+   * {@code options} ({@link TableFormat#checkEntry}).
+   */
+  public void checkEntry(String tag, String location, Map<String, String> options) {
+    requireNonNull(tag, "tag is null");
+    requireNonNull(location, "location is null");
+    requireNonNull(options, "options is null");
+    TableFormat<?> format = byTag.get(tag);
+    if (format == null) {
+      throw new LakeException(
+          ErrorCode.INVALID_ARGUMENT,
+          "Unknown table format '" + tag + "'; installed: " + String.join(", ", tags()));
+    }
+    format.checkEntry(location, options);
+  }
+
   /** The tag of {@code snapshot}'s format, if one is installed (for audit lines and logs). */
   public java.util.Optional<String> findTag(Snapshot snapshot) {
     TableFormat<?> format = byType.get(requireNonNull(snapshot, "snapshot is null").getClass());

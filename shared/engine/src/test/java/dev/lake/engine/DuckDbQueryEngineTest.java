@@ -18,6 +18,7 @@ import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.lance.LanceDatasets;
+import dev.lake.lance.LanceFormat;
 import dev.lake.lance.LanceTableReader;
 import dev.lake.lance.LanceTableResolver;
 import dev.lake.lance.demo.TpchDemo;
@@ -106,7 +107,7 @@ class DuckDbQueryEngineTest {
     }
     TableRef ref = TableRef.parse("lake.t." + name);
     if (registry.find(ref).isEmpty()) {
-      registry.register(ref, location);
+      LanceFormat.register(registry, ref, location);
     }
     return location;
   }
@@ -242,7 +243,7 @@ class DuckDbQueryEngineTest {
     catalogs.verifyAll(ALICE, sealed);
     // WHEN the name is unregistered and registered again (a new incarnation)
     registry.unregister(ref);
-    registry.register(ref, location);
+    LanceFormat.register(registry, ref, location);
     // THEN the old snapshot no longer verifies
     assertThatThrownBy(() -> catalogs.verifyAll(ALICE, sealed))
         .isInstanceOfSatisfying(
@@ -362,7 +363,7 @@ class DuckDbQueryEngineTest {
             .scan(src, resolver.resolve(src), dev.lake.core.ScanRequest.all(4096), allocator)
             .get(0);
     LanceDatasets.write(location, all, allocator, false, 10_000);
-    registry.register(TableRef.parse("lake.t.frag"), location);
+    LanceFormat.register(registry, TableRef.parse("lake.t.frag"), location);
     // WHEN read with parallelism 2 THEN the answer equals the single-fragment table's
     assertThat(run("SELECT count(*), sum(l_quantity), min(l_orderkey) FROM lake.t.frag"))
         .isEqualTo(

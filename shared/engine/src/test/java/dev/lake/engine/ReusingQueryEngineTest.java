@@ -15,6 +15,7 @@ import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.lance.LanceDatasets;
+import dev.lake.lance.LanceFormat;
 import dev.lake.lance.LanceTableReader;
 import dev.lake.lance.LanceTableResolver;
 import dev.lake.lance.demo.TpchDemo;
@@ -242,7 +243,7 @@ class ReusingQueryEngineTest {
       ArrowReader r = (ArrowReader) rs.arrowExportStream(allocator, 1024);
       LanceDatasets.write(location, r, allocator, false);
     }
-    registry.register(TableRef.parse("lake.t." + name), location);
+    LanceFormat.register(registry, TableRef.parse("lake.t." + name), location);
     return location;
   }
 }

@@ -1,6 +1,7 @@
 package dev.lake.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lake.core.FormatContext;
@@ -51,5 +52,8 @@ class IcebergFormatTest {
       // THEN the format builds no catalog
       assertThat(new IcebergFormat().open(context)).isEmpty();
     }
+    // AND its tables are never registered in lake's registry (they come from the REST catalog)
+    assertThatThrownBy(() -> TableFormats.installed().checkEntry(IcebergFormat.TAG, "/t", Map.of()))
+        .hasMessage("Tables of format 'iceberg' are not registered in lake's registry");
   }
 }

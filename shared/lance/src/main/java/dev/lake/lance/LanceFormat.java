@@ -6,9 +6,12 @@ import static dev.lake.core.TableFormats.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.CatalogPlugin;
+import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
+import dev.lake.core.LakeException;
 import dev.lake.core.Registry;
 import dev.lake.core.TableFormat;
+import dev.lake.core.TableRef;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +49,44 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
   public LanceSnapshot decode(JsonNode node) {
     return new LanceSnapshot(
         text(node, "location"), text(node, "incarnation"), number(node, "version"));
+  }
+
+  /**
+   * A Lance table is registered by its dataset location alone (a path or {@code s3://} URI); it
+   * takes no options.
+   */
+  @Override
+  public void checkEntry(String location, Map<String, String> options) {
+    if (location.isBlank()) {
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A Lance table needs a dataset location");
+    }
+    if (!options.isEmpty()) {
+      throw new LakeException(
+          ErrorCode.INVALID_ARGUMENT,
+          "Lance tables take no options: " + new java.util.TreeSet<>(options.keySet()));
+    }
+  }
+
+  /** Registers {@code ref} as the Lance dataset at {@code location}. */
+  public static Registry.Entry register(Registry registry, TableRef ref, String location) {
+    return registry.register(ref, TAG, location, Map.of());
+  }
+
+  /**
+   * The dataset location of a registry entry served as Lance; an entry of another format fails
+   * closed ({@code UNSUPPORTED}: this catalog cannot read it, and never reads it as Lance).
+   */
+  static String location(Registry.Entry entry) {
+    if (!entry.format().equals(TAG)) {
+      throw new LakeException(
+          ErrorCode.UNSUPPORTED,
+          "Table "
+              + entry.ref()
+              + " is registered as format '"
+              + entry.format()
+              + "', which this server does not read");
+    }
+    return entry.location();
   }
 
   @Override

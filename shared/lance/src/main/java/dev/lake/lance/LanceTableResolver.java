@@ -16,9 +16,10 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Catalog {@code lake}: registry entry → current {@link LanceSnapshot} (location, incarnation,
- * latest version), cached for {@code freshness} in a bounded cache. {@link #verify} reads the
- * registry itself (not the cache) and never looks at the current version.
+ * Catalog {@code lake}: registry entry of format {@code lance} → current {@link LanceSnapshot}
+ * (location, incarnation, latest version; an entry of another format fails closed as {@code
+ * UNSUPPORTED} and is not listed), cached for {@code freshness} in a bounded cache. {@link #verify}
+ * reads the registry itself (not the cache) and never looks at the current version.
  */
 public final class LanceTableResolver implements TableResolver {
   /** Most table resolutions held in the cache. */
@@ -67,19 +68,25 @@ public final class LanceTableResolver implements TableResolver {
 
   private LanceSnapshot load(TableRef ref) {
     Registry.Entry entry = registry.find(ref).orElseThrow(() -> LakeException.tableNotFound(ref));
+    String location = LanceFormat.location(entry);
     long version;
     try {
-      version = LanceDatasets.latestVersion(entry.location(), allocator, storageOptions);
+      version = LanceDatasets.latestVersion(location, allocator, storageOptions);
     } catch (RuntimeException e) {
       throw new LakeException(
           ErrorCode.EXTERNAL_UNAVAILABLE, "Table " + ref + " is registered but cannot be read", e);
     }
-    return new LanceSnapshot(entry.location(), entry.incarnation(), version);
+    return new LanceSnapshot(location, entry.incarnation(), version);
   }
 
   @Override
   public List<TableRef> listTables() {
-    return registry.list().stream().map(Registry.Entry::ref).sorted().toList();
+    // tables of formats this catalog does not read are not offered
+    return registry.list().stream()
+        .filter(e -> e.format().equals(LanceFormat.TAG))
+        .map(Registry.Entry::ref)
+        .sorted()
+        .toList();
   }
 
   @Override
@@ -91,7 +98,11 @@ public final class LanceTableResolver implements TableResolver {
     boolean same =
         registry
             .find(ref)
-            .map(e -> e.incarnation().equals(s.incarnation()) && e.location().equals(s.location()))
+            .map(
+                e ->
+                    e.format().equals(LanceFormat.TAG)
+                        && e.incarnation().equals(s.incarnation())
+                        && e.location().equals(s.location()))
             .orElse(false);
     if (!same) {
       current.invalidate(ref);

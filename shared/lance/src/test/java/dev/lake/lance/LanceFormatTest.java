@@ -1,11 +1,14 @@
 package dev.lake.lance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lake.core.CatalogPlugin;
+import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
 import dev.lake.core.Json;
+import dev.lake.core.LakeException;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
@@ -45,7 +48,7 @@ class LanceFormatTest {
     // GIVEN a registry with one table and a process context over it
     FileRegistry registry = new FileRegistry(dir.resolve("registry.json"));
     TableRef nation = TableRef.parse("lake.tpch.nation");
-    registry.register(nation, dir.resolve("nation.lance").toString());
+    LanceFormat.register(registry, nation, dir.resolve("nation.lance").toString());
     try (RootAllocator allocator = new RootAllocator()) {
       FormatContext context = TestFormatContext.local(registry, allocator, List.of());
       // WHEN the Lance format opens its catalog
@@ -57,5 +60,52 @@ class LanceFormatTest {
       assertThat(plugin.owner()).isPresent();
       plugin.owner().get().close();
     }
+  }
+
+  @Test
+  void lakeCatalog_failsClosed_onATableOfAnotherFormat(@TempDir Path dir) throws Exception {
+    // GIVEN a registry holding a table of another installed format (core's test format)
+    FileRegistry registry = new FileRegistry(dir.resolve("registry.json"));
+    TableRef other = TableRef.parse("lake.tpch.other");
+    registry.register(other, "test", dir.resolve("other").toString(), Map.of("k", "v"));
+    try (RootAllocator allocator = new RootAllocator()) {
+      CatalogPlugin plugin =
+          new LanceFormat()
+              .open(TestFormatContext.local(registry, allocator, List.of()))
+              .orElseThrow();
+      // THEN the Lance catalog neither lists nor reads it: resolving is UNSUPPORTED
+      assertThat(plugin.resolver().listTables()).isEmpty();
+      assertThatThrownBy(() -> plugin.resolver().resolve(other))
+          .isInstanceOfSatisfying(
+              LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED))
+          .hasMessage(
+              "Table lake.tpch.other is registered as format 'test', which this server does not"
+                  + " read");
+      // AND a Lance snapshot sealed under that name no longer verifies
+      assertThatThrownBy(
+              () ->
+                  plugin
+                      .resolver()
+                      .verify(
+                          other,
+                          new LanceSnapshot(
+                              dir.resolve("other").toString(),
+                              registry.find(other).orElseThrow().incarnation(),
+                              1)))
+          .isInstanceOfSatisfying(
+              LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SNAPSHOT_GONE));
+      plugin.owner().orElseThrow().close();
+    }
+  }
+
+  @Test
+  void checkEntry_wantsALocation_andNoOptions() {
+    LanceFormat lance = new LanceFormat();
+    assertThatThrownBy(() -> lance.checkEntry(" ", Map.of()))
+        .hasMessage("A Lance table needs a dataset location");
+    assertThatThrownBy(() -> lance.checkEntry("/d/t.lance", Map.of("b", "1", "a", "2")))
+        .isInstanceOfSatisfying(
+            LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+        .hasMessage("Lance tables take no options: [a, b]");
   }
 }

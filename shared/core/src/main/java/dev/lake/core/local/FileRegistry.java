@@ -24,15 +24,19 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
+import java.util.TreeMap;
 
 /**
- * The embedded registry: one JSON file, rewritten atomically under an exclusive file lock so that a
- * CLI {@code table register} and a running server can share it. Every read stats the file and
- * parses it again only when its version changed: each write replaces the file by an atomic rename,
- * so (file key, modification time, size) identifies the content; another process's write is seen by
- * the next read. The request path puts a bounded cache in front (see the Lance resolver).
+ * The embedded registry: one JSON file ({@code {"tables": [{"name", "format", "location",
+ * "options", "incarnation", "registeredAt"}]}}; a table without {@code format}, as written before
+ * formats were named, is a {@link Registry#LEGACY_FORMAT} table), rewritten atomically under an
+ * exclusive file lock so that a CLI {@code table register} and a running server can share it. Every
+ * read stats the file and parses it again only when its version changed: each write replaces the
+ * file by an atomic rename, so (file key, modification time, size) identifies the content; another
+ * process's write is seen by the next read. The request path puts a bounded cache in front (see the
+ * Lance resolver).
  */
 public final class FileRegistry implements Registry {
   /** What identifies one written version of the file (a rename gives it a new file key). */
@@ -60,8 +64,8 @@ public final class FileRegistry implements Registry {
   }
 
   @Override
-  public Entry register(TableRef ref, String location) {
-    requireNonNull(location, "location is null");
+  public Entry register(TableRef ref, String format, String location, Map<String, String> options) {
+    Entry entry = Entry.fresh(ref, format, location, options);
     return locked(
         () -> {
           List<Entry> entries = new ArrayList<>(parse()); // under the lock: the file as it is
@@ -69,8 +73,6 @@ public final class FileRegistry implements Registry {
             throw new LakeException(
                 ErrorCode.INVALID_ARGUMENT, "Table " + ref + " is already registered");
           }
-          Entry entry =
-              new Entry(ref, location, UUID.randomUUID().toString(), System.currentTimeMillis());
           entries.add(entry);
           write(entries);
           return entry;
@@ -130,10 +132,17 @@ public final class FileRegistry implements Registry {
       JsonNode root = Json.mapper().readTree(file.toFile());
       List<Entry> entries = new ArrayList<>();
       for (JsonNode n : root.path("tables")) {
+        Map<String, String> options = new TreeMap<>();
+        n.path("options")
+            .fields()
+            .forEachRemaining(f -> options.put(f.getKey(), f.getValue().asText()));
         entries.add(
             new Entry(
                 TableRef.parse(n.path("name").asText()),
+                // entries written before the format field existed are Lance tables
+                n.path("format").asText(LEGACY_FORMAT),
                 n.path("location").asText(),
+                options,
                 n.path("incarnation").asText(),
                 n.path("registeredAt").asLong()));
       }
@@ -150,12 +159,17 @@ public final class FileRegistry implements Registry {
     ObjectNode root = Json.mapper().createObjectNode();
     ArrayNode tables = root.putArray("tables");
     for (Entry e : entries) {
-      tables
-          .addObject()
-          .put("name", e.ref().toString())
-          .put("location", e.location())
-          .put("incarnation", e.incarnation())
-          .put("registeredAt", e.registeredAtMillis());
+      ObjectNode table =
+          tables
+              .addObject()
+              .put("name", e.ref().toString())
+              .put("format", e.format())
+              .put("location", e.location());
+      if (!e.options().isEmpty()) {
+        ObjectNode options = table.putObject("options");
+        new TreeMap<>(e.options()).forEach(options::put);
+      }
+      table.put("incarnation", e.incarnation()).put("registeredAt", e.registeredAtMillis());
     }
     Path tmp = Files.createTempFile(file.getParent(), ".registry", ".tmp");
     Json.pretty().writeValue(tmp.toFile(), root);

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,11 +27,11 @@ class FileRegistryTest {
     Path file = dir.resolve("registry.json");
     FileRegistry reader = new FileRegistry(file);
     FileRegistry writer = new FileRegistry(file);
-    writer.register(T, "/data/t.lance");
+    writer.register(T, "test", "/data/t.lance", Map.of());
     assertThat(reader.find(T)).isPresent();
 
     // WHEN the writer registers and unregisters
-    writer.register(U, "/data/u.lance");
+    writer.register(U, "test", "/data/u.lance", Map.of());
     Registry.Entry u = reader.find(U).orElseThrow();
     writer.unregister(T);
 
@@ -45,7 +46,7 @@ class FileRegistryTest {
     // GIVEN a parsed registry file
     Path file = dir.resolve("registry.json");
     FileRegistry registry = new FileRegistry(file);
-    registry.register(T, "/data/t.lance");
+    registry.register(T, "test", "/data/t.lance", Map.of());
     assertThat(registry.find(T)).isPresent();
     FileTime modified = Files.getLastModifiedTime(file);
     long size = Files.size(file);
@@ -58,7 +59,7 @@ class FileRegistryTest {
     // THEN the parsed version is reused; a real write (atomic rename) is read again
     assertThat(Files.size(file)).isEqualTo(size);
     assertThat(registry.find(T).orElseThrow().location()).isEqualTo("/data/t.lance");
-    registry.register(U, "/data/u.lance");
+    registry.register(U, "test", "/data/u.lance", Map.of());
     assertThat(registry.find(T).orElseThrow().location()).isEqualTo("/data/x.lance");
   }
 
@@ -77,7 +78,8 @@ class FileRegistryTest {
             LakeException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE))
         .hasMessage("The table registry is unavailable; retry later");
-    assertThatThrownBy(() -> new FileRegistry(locked).register(T, "/data/t.lance"))
+    assertThatThrownBy(
+            () -> new FileRegistry(locked).register(T, "test", "/data/t.lance", Map.of()))
         .isInstanceOfSatisfying(
             LakeException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE));
@@ -86,7 +88,7 @@ class FileRegistryTest {
             LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
     // AND a healthy registry next to them still works
     FileRegistry healthy = new FileRegistry(dir.resolve("ok.json"));
-    healthy.register(T, "/data/t.lance");
+    healthy.register(T, "test", "/data/t.lance", Map.of());
     assertThat(healthy.find(T)).isPresent();
   }
 }

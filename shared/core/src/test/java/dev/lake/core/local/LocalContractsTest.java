@@ -3,6 +3,7 @@ package dev.lake.core.local;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
 import dev.lake.core.Registry;
+import dev.lake.core.TableRef;
 import dev.lake.core.contract.JobQueueContract;
 import dev.lake.core.contract.JobStoreContract;
 import dev.lake.core.contract.KeyServiceContract;
@@ -10,6 +11,9 @@ import dev.lake.core.contract.ObjectStoreContract;
 import dev.lake.core.contract.RegistryContract;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,6 +74,21 @@ class LocalContractsTest {
     @Override
     protected Registry sameRegistry(Registry registry) {
       return new FileRegistry(((FileRegistry) registry).file());
+    }
+
+    @Override
+    protected void writeLegacy(Registry registry, TableRef ref, String location) {
+      String legacy =
+          "{\"tables\":[{\"name\":\""
+              + ref
+              + "\",\"location\":\""
+              + location
+              + "\",\"incarnation\":\"inc-legacy\",\"registeredAt\":1}]}";
+      try {
+        Files.writeString(((FileRegistry) registry).file(), legacy);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 }

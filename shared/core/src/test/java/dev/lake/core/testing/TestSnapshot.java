@@ -5,10 +5,13 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.CatalogPlugin;
+import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
+import dev.lake.core.LakeException;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableFormat;
 import dev.lake.core.TableFormats;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,6 +50,14 @@ public record TestSnapshot(String location, long version) implements Snapshot {
     public TestSnapshot decode(JsonNode node) {
       return new TestSnapshot(
           TableFormats.text(node, "location"), TableFormats.number(node, "version"));
+    }
+
+    /** Registered tables need a location; any options are kept as they are. */
+    @Override
+    public void checkEntry(String location, Map<String, String> options) {
+      if (location.isBlank()) {
+        throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A test table needs a location");
+      }
     }
 
     /** Codec only: core's tests build their catalogs from fakes. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import dev.lake.lance.LanceDatasets;
+import dev.lake.lance.LanceFormat;
 import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ public final class TpchDemo {
                 (System.nanoTime() - started) / 1_000_000));
       }
       if (registry.find(ref).isEmpty()) {
-        registry.register(ref, location);
+        LanceFormat.register(registry, ref, location);
       }
       refs.add(ref);
     }
