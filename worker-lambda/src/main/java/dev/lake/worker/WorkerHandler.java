@@ -105,6 +105,7 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
         }
       }
       if (outcome == Outcome.RETRY) {
+        processor.giveUpIfLast(queue, delivery(jobId.get(), message));
         failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
       }
       metrics.job(
@@ -115,6 +116,19 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
           Optional.ofNullable(attempt.get()));
     }
     return new SQSBatchResponse(failures);
+  }
+
+  /** The delivery as the job queue describes it (its receive count from SQS's attributes). */
+  private static JobQueue.Message delivery(String jobId, SQSEvent.SQSMessage message) {
+    String count =
+        message.getAttributes() == null
+            ? null
+            : message.getAttributes().get("ApproximateReceiveCount");
+    return new JobQueue.Message(
+        jobId,
+        JobQueue.tenantOf(message.getBody()),
+        java.util.Objects.requireNonNullElse(message.getReceiptHandle(), ""),
+        count != null && count.matches("[0-9]{1,9}") ? Math.max(1, Integer.parseInt(count)) : 1);
   }
 
   /**

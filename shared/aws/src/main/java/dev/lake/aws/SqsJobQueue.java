@@ -3,27 +3,35 @@ package dev.lake.aws;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
+import dev.lake.core.Json;
 import dev.lake.core.LakeException;
 import dev.lake.core.job.JobQueue;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * {@link JobQueue} on one SQS queue. Bodies are {@link JobQueue#body}; messages that are not lake
  * job messages are deleted on receipt (they could never succeed). Redrive to a dead-letter queue
- * after {@code maxReceiveCount} is configured on the queue, not here; a deferred job ({@link
- * JobQueue#defer}) is a new, delayed message, so waiting for the execution lease never counts
- * toward it. SQS hands messages out in no fair order: fairness across tenants comes from the
+ * after {@code maxReceiveCount} is configured on the queue, not here; {@link #maxReceives} reads it
+ * from the queue's redrive policy (once), so workers know a message's last delivery. A deferred job
+ * ({@link JobQueue#defer}) is a new, delayed message, so waiting for the execution lease never
+ * counts toward it. SQS hands messages out in no fair order: fairness across tenants comes from the
  * per-tenant execution lease (see docs/async.md).
  */
 public final class SqsJobQueue implements JobQueue {
   private final SqsClient sqs;
   private final String queueUrl;
+
+  /** The redrive policy's maxReceiveCount, read once: a queue's policy is set at deployment. */
+  private volatile OptionalInt maxReceives;
 
   public SqsJobQueue(SqsClient sqs, String queueUrl) {
     this.sqs = requireNonNull(sqs, "sqs is null");
@@ -94,6 +102,40 @@ public final class SqsJobQueue implements JobQueue {
   @Override
   public void nack(JobQueue.Message message, Duration delay) {
     changeVisibility(message, delay);
+  }
+
+  @Override
+  public OptionalInt maxReceives() {
+    OptionalInt known = maxReceives;
+    if (known == null) {
+      known = redriveMaxReceives();
+      maxReceives = known;
+    }
+    return known;
+  }
+
+  /** {@code maxReceiveCount} of the queue's {@code RedrivePolicy}, or empty without one. */
+  private OptionalInt redriveMaxReceives() {
+    String policy;
+    try {
+      policy =
+          sqs.getQueueAttributes(
+                  b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+              .attributes()
+              .get(QueueAttributeName.REDRIVE_POLICY);
+    } catch (SdkException e) {
+      throw unavailable(e);
+    }
+    if (policy == null || policy.isBlank()) {
+      return OptionalInt.empty();
+    }
+    try {
+      // maxReceiveCount is a number or, as some SDKs write it, a string holding one
+      int max = Integer.parseInt(Json.mapper().readTree(policy).path("maxReceiveCount").asText());
+      return max > 0 ? OptionalInt.of(max) : OptionalInt.empty();
+    } catch (IOException | NumberFormatException e) {
+      return OptionalInt.empty(); // an unreadable policy: never give a job up early
+    }
   }
 
   private void changeVisibility(JobQueue.Message message, Duration timeout) {

@@ -9,6 +9,7 @@ import dev.lake.core.ObjectStore;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.job.EnvelopeSealer;
 import dev.lake.core.job.Job;
+import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -137,6 +138,60 @@ public final class JobProcessor implements AutoCloseable {
     }
     LOG.info("claimed job {} attempt {}", jobId, claimed.attempt());
     return new Attempt(this, result.current(), deadline, report).run();
+  }
+
+  /**
+   * After a delivery of {@code message} that did not finish its job: when the queue will not
+   * deliver it again ({@link JobQueue#lastDelivery}), {@link #giveUp} the job so that it releases
+   * its places now; the message itself still goes where the queue sends it (the dead-letter queue,
+   * whose alarm tells the operator). Never throws: a failure leaves the job as it was, to expire.
+   */
+  public void giveUpIfLast(JobQueue queue, JobQueue.Message message) {
+    try {
+      if (queue.lastDelivery(message)) {
+        giveUp(message.jobId(), message.receiveCount());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "job {} could not be given up; it keeps its places until it expires", message.jobId(), e);
+    }
+  }
+
+  /**
+   * Ends a job whose queue message reached its last delivery ({@link JobQueue#lastDelivery})
+   * without the job finishing: the queue gives the message up (dead-letter queue), so nothing would
+   * run the job again and it would keep its places until it expired. Writes FAILED {@code
+   * EXTERNAL_UNAVAILABLE}, which releases them at once (exactly once: the write is a
+   * compare-and-set, and a terminal job is left alone). A job another worker holds under a live
+   * lease is left to that worker, which writes its end itself. Returns whether this call ended the
+   * job.
+   */
+  public boolean giveUp(String jobId, int deliveries) {
+    for (int i = 0; i < 3; i++) {
+      Optional<Job> found = jobs.find(jobId);
+      Instant now = clock.instant();
+      if (found.isEmpty()
+          || found.get().state().terminal()
+          || !(found.get().claimable(now) || found.get().expired(now))) {
+        return false;
+      }
+      Job job = found.get();
+      JobStore.CasResult result =
+          jobs.compareAndSet(
+              job.version(),
+              job.fail(
+                  ErrorCode.EXTERNAL_UNAVAILABLE,
+                  "The query could not be run: its job was delivered to workers "
+                      + deliveries
+                      + " times without finishing and was given up; submit it again, or ask the"
+                      + " operator (dead-letter queue)",
+                  now));
+      if (result.applied()) {
+        LOG.warn("job {} given up after {} deliveries; its places are released", jobId, deliveries);
+        return true;
+      }
+    }
+    return false; // it kept changing: whoever changed it owns its end
   }
 
   private String newQueryId() {

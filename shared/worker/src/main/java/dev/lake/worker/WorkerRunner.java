@@ -88,6 +88,9 @@ public final class WorkerRunner implements AutoCloseable {
     } finally {
       keepHidden.cancel(false);
     }
+    if (outcome == Outcome.RETRY) {
+      processor.giveUpIfLast(queue, m);
+    }
     switch (outcome) {
       case DONE -> queue.ack(m);
       case DEFER -> queue.defer(m, config.retryDelay());

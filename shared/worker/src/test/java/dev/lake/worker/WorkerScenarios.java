@@ -521,4 +521,51 @@ abstract class WorkerScenarios {
                 "The query ran past its deadline of 1 s; narrow it or ask for a longer deadline"));
     assertThat(ports.objects().list("results/")).isEmpty();
   }
+
+  @Test
+  void aJobTheQueueGivesUp_endsFailed_andReleasesItsPlacesAtOnce_exactlyOnce() {
+    // GIVEN a job whose uploads keep failing, handed back PENDING after its first attempt
+    setUp();
+    int before = ports.jobs().usage("acme").active();
+    JobStatus submitted = submit();
+    objects.failuresLeft.set(1_000);
+    JobProcessor p =
+        processor("w1", new FakeEngine(3, 1_000, Duration.ZERO), config(5, Duration.ofSeconds(30)));
+    assertThat(p.process(submitted.jobId(), later())).isEqualTo(Outcome.RETRY);
+    assertThat(ports.jobs().usage("acme").active()).isEqualTo(before + 1);
+    // WHEN its message's last delivery did not finish it either (the queue dead-letters it next)
+    boolean ended = p.giveUp(submitted.jobId(), 5);
+    // THEN the job is FAILED with a reason the client can act on, and its place is free now
+    assertThat(ended).isTrue();
+    Job failed = job(submitted);
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.failure().orElseThrow().code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE);
+    assertThat(failed.failure().orElseThrow().message())
+        .contains("delivered to workers 5 times", "submit it again");
+    assertThat(ports.jobs().usage("acme").active()).isEqualTo(before);
+    assertThat(ports.jobs().usage("acme").runningOfTenant()).isZero();
+    // AND giving it up again (a duplicate last delivery) writes nothing and releases nothing more
+    assertThat(p.giveUp(submitted.jobId(), 5)).isFalse();
+    assertThat(job(submitted)).isEqualTo(failed);
+    assertThat(ports.jobs().usage("acme").active()).isEqualTo(before);
+  }
+
+  @Test
+  void aJobHeldUnderALiveLease_isLeftToItsHolder_whenADuplicateMessageIsGivenUp() {
+    // GIVEN a job another worker holds under a live lease
+    setUp();
+    JobStatus submitted = submit();
+    Job pending = job(submitted);
+    Job held = pending.claim("w-live", clock.instant().plusSeconds(60), "qlive", clock.instant());
+    assertThat(ports.jobs().compareAndSet(pending.version(), held).applied()).isTrue();
+    // WHEN the last delivery of a duplicate message of it gives up
+    JobProcessor p =
+        processor("w1", new FakeEngine(3, 1_000, Duration.ZERO), config(5, Duration.ofSeconds(30)));
+    boolean ended = p.giveUp(submitted.jobId(), 5);
+    // THEN the holder keeps it (it writes the job's end itself) and it keeps its running place
+    assertThat(ended).isFalse();
+    assertThat(job(submitted)).isEqualTo(held);
+    assertThat(ports.jobs().usage("acme").runningOfTenant()).isPositive();
+    ports.jobs().compareAndSet(held.version(), held.cancel(clock.instant())); // leave no holder
+  }
 }

@@ -46,6 +46,22 @@ public interface JobQueue {
   /** Makes a message visible again after {@code delay} (zero = now) for another attempt. */
   void nack(Message message, Duration delay);
 
+  /**
+   * How many deliveries of one message this queue makes before it gives the message up (SQS: the
+   * redrive policy's {@code maxReceiveCount}, after which the message moves to the dead-letter
+   * queue); empty when it never gives up. A worker whose last delivery of a job cannot finish it
+   * ends the job itself, so a dead-lettered job never keeps its places until it expires.
+   */
+  default java.util.OptionalInt maxReceives() {
+    return java.util.OptionalInt.empty();
+  }
+
+  /** Whether {@code message} is the last delivery {@link #maxReceives} allows. */
+  default boolean lastDelivery(Message message) {
+    java.util.OptionalInt max = maxReceives();
+    return max.isPresent() && message.receiveCount() >= max.getAsInt();
+  }
+
   /** The message body for {@code jobId}: {@code {"v":1,"jobId":"..."}}. */
   static String body(String jobId) {
     return body(jobId, "");
