@@ -16,6 +16,7 @@ import dev.lake.lance.LanceDatasets;
 import dev.lake.lance.LanceFormat;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightRuntimeException;
@@ -140,6 +141,30 @@ class FlightSqlEndToEndTest {
     // THEN the old ticket fails closed and executes nothing
     assertThat(failure(ticket, ALICE)).isEqualTo(FlightStatusCode.NOT_FOUND);
     assertThat(lake.engine.executions.get()).isEqualTo(before);
+  }
+
+  @Test
+  void aNameRegisteredAsAFormatThisServerDoesNotRead_failsClosed_andTheNextQueryWorks()
+      throws Exception {
+    // GIVEN a ticket sealed for a Lance table whose name is then registered as another format
+    // (core's test format: installed, but no catalog of this server reads it)
+    String location = lake.copyOfNation();
+    String table = register("lake.pin.reformatted", location);
+    Ticket ticket = ticket("SELECT * FROM " + table, ALICE);
+    lake.registry.unregister(TableRef.parse(table));
+    lake.registry.register(TableRef.parse(table), "test", location, Map.of());
+    int before = lake.engine.executions.get();
+    // WHEN the old ticket is used THEN it fails closed and executes nothing
+    assertThat(failure(ticket, ALICE)).isEqualTo(FlightStatusCode.NOT_FOUND);
+    assertThat(lake.engine.executions.get()).isEqualTo(before);
+    // AND a new statement over the name is refused, naming the format
+    assertThatThrownBy(() -> ticket("SELECT * FROM " + table, ALICE))
+        .isInstanceOfSatisfying(
+            FlightRuntimeException.class,
+            e -> assertThat(e.status().code()).isEqualTo(FlightStatusCode.UNIMPLEMENTED))
+        .hasMessageContaining("is registered as format 'test', which this server does not read");
+    // AND the next query still works
+    assertThat(scalar(ticket("SELECT count(*) FROM lake.tpch.nation", ALICE), ALICE)).isEqualTo(25);
   }
 
   @Test
