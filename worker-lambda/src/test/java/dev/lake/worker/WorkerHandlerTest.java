@@ -80,6 +80,86 @@ class WorkerHandlerTest {
     }
   }
 
+  @Test
+  void lambdaHandler_endsAJobAtItsMessagesLastDelivery_releasingItsPlace_andStillReportsIt()
+      throws Exception {
+    // GIVEN two jobs whose uploads keep failing (5 attempts allowed), on a queue that gives a
+    // message up after 3 receives
+    LocalWorkerTest scenario = new LocalWorkerTest();
+    scenario.dir = dir;
+    scenario.setUp();
+    try {
+      JobStatus early = scenario.submit();
+      JobStatus last = scenario.submit();
+      scenario.objects.failuresLeft.set(1_000);
+      WorkerConfig config = WorkerScenarios.config(5, Duration.ofSeconds(30));
+      WorkerHandler handler =
+          new WorkerHandler(
+              scenario.processor("lambda", new FakeEngine(3, 1_000, Duration.ZERO), config),
+              new GivesUpAfter(3, scenario.ports.queue()),
+              config,
+              Clock.systemUTC(),
+              new EmfMetrics(emf::add));
+      SQSEvent event = new SQSEvent();
+      event.setRecords(
+          List.of(
+              received(message("m1", early.jobId()), 2), received(message("m2", last.jobId()), 3)));
+      // WHEN the batch is handled: neither attempt finishes its job
+      SQSBatchResponse response = handler.handleRequest(event, null);
+      // THEN both messages are reported for redelivery (the last one goes on to the DLQ)
+      assertThat(response.getBatchItemFailures())
+          .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1", "m2");
+      // AND the job at its last delivery is FAILED, its place released; the other waits PENDING
+      assertThat(scenario.job(early).state()).isEqualTo(JobState.PENDING);
+      Job ended = scenario.job(last);
+      assertThat(ended.state()).isEqualTo(JobState.FAILED);
+      assertThat(ended.failure().orElseThrow().message()).contains("delivered to workers 3 times");
+      assertThat(scenario.ports.jobs().usage(ended.tenant()).active()).isEqualTo(1);
+    } finally {
+      scenario.closeAll();
+    }
+  }
+
+  /** SQS's receive count as the Lambda event carries it. */
+  private static SQSEvent.SQSMessage received(SQSEvent.SQSMessage m, int count) {
+    m.setAttributes(java.util.Map.of("ApproximateReceiveCount", Integer.toString(count)));
+    return m;
+  }
+
+  /** The embedded queue, reporting a redrive bound as an SQS queue with a DLQ does. */
+  private record GivesUpAfter(int max, JobQueue queue) implements JobQueue {
+    @Override
+    public java.util.OptionalInt maxReceives() {
+      return java.util.OptionalInt.of(max);
+    }
+
+    @Override
+    public void send(String jobId, String tenant, Duration delay) {
+      queue.send(jobId, tenant, delay);
+    }
+
+    @Override
+    public List<Message> receive(int count, Duration wait) {
+      return queue.receive(count, wait);
+    }
+
+    @Override
+    public void ack(Message message) {
+      queue.ack(message);
+    }
+
+    @Override
+    public void extendVisibility(Message message, Duration timeout) {
+      queue.extendVisibility(message, timeout);
+    }
+
+    @Override
+    public void nack(Message message, Duration delay) {
+      queue.nack(message, delay);
+    }
+  }
+
   private static SQSEvent.SQSMessage message(String id, String jobId) {
     SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
     m.setMessageId(id);
