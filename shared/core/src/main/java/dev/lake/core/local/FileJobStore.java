@@ -2,6 +2,8 @@ package dev.lake.core.local;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobCodec;
 import dev.lake.core.job.JobLimits;
@@ -27,7 +29,10 @@ import java.util.stream.Stream;
  * The embedded job store: one JSON file per job, replaced by atomic rename while holding both a JVM
  * monitor and an exclusive file lock, so several processes sharing the directory (a server and a
  * {@code lake worker}) see linearizable compare-and-set. Local writes are never ambiguous, so this
- * store only answers {@code Applied}, {@code Conflict} or {@code Refused}.
+ * store only answers {@code Applied}, {@code Conflict} or {@code Refused}. Like every port it
+ * throws only {@link LakeException}: a file that cannot be read or written (a full disk, a broken
+ * file) is {@code EXTERNAL_UNAVAILABLE}, a dependency failure that callers retry or report as such,
+ * never an internal error.
  *
  * <p>The accounting of {@link JobLimits} lives in {@code .ledger.json}, read and rewritten under
  * the same lock after each job write; it is derived data, rebuilt from the job records whenever a
@@ -177,7 +182,7 @@ public final class FileJobStore implements JobStore {
       out.sort(null);
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list jobs", e);
+      throw unavailable(e);
     }
   }
 
@@ -205,7 +210,7 @@ public final class FileJobStore implements JobStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read job " + id, e);
+      throw unavailable(e);
     }
   }
 
@@ -247,8 +252,13 @@ public final class FileJobStore implements JobStore {
           FileLock ignored = channel.lock()) {
         return action.get();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot update job store", e);
+        throw unavailable(e);
       }
     }
+  }
+
+  private static LakeException unavailable(IOException e) {
+    return new LakeException(
+        ErrorCode.EXTERNAL_UNAVAILABLE, "The local job store is unavailable; retry later", e);
   }
 }

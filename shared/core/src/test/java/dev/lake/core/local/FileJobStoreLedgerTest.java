@@ -1,7 +1,10 @@
 package dev.lake.core.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobLimits;
 import dev.lake.core.job.JobStore;
@@ -43,5 +46,24 @@ class FileJobStoreLedgerTest {
     assertThat(store.usage("acme").active()).isZero();
     // WHEN the store is opened again THEN the ledger counts the record again
     assertThat(new FileJobStore(dir).usage("acme").active()).isEqualTo(1);
+  }
+
+  @Test
+  void aFileThatCannotBeRead_isADependencyFailure_notAnInternalError() throws Exception {
+    // GIVEN a store whose ledger file became unreadable (here: a directory in its place)
+    FileJobStore store = new FileJobStore(dir);
+    store.createIfAbsent(job("j-1", T0.plusSeconds(3600)));
+    Files.delete(dir.resolve(".ledger.json"));
+    Files.createDirectory(dir.resolve(".ledger.json"));
+    // WHEN a job is written THEN the port answers EXTERNAL_UNAVAILABLE, as every port does
+    assertThatThrownBy(() -> store.createIfAbsent(job("j-2", T0.plusSeconds(3600))))
+        .isInstanceOfSatisfying(
+            LakeException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE))
+        .hasMessage("The local job store is unavailable; retry later");
+    // AND once the file is back the store works again
+    Files.delete(dir.resolve(".ledger.json"));
+    assertThat(store.createIfAbsent(job("j-3", T0.plusSeconds(3600))))
+        .isInstanceOf(JobStore.CreateResult.Created.class);
   }
 }
