@@ -136,7 +136,8 @@ final class DirectScans {
               t.file().location(),
               identityConstants(t.spec(), t.file().partition()),
               positions,
-              eq));
+              eq,
+              data.columns()));
     }
     return Optional.of(out);
   }
