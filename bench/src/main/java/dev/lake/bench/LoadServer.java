@@ -12,6 +12,7 @@ import dev.lake.frontdoor.LocalDurableServer;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
 import dev.lake.frontdoor.Wiring;
+import dev.lake.lance.LanceFormat;
 import dev.lake.lance.demo.TpchDemo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ final class LoadServer implements AutoCloseable {
               engine,
               ResultReuseConfig.off(),
               LocalKeyRing.ephemeral(),
-              List.of(Wiring.lanceCatalog(registry, allocator, Wiring.DEFAULT_FRESHNESS)));
+              List.of(LanceFormat.catalog(registry, allocator, Wiring.DEFAULT_FRESHNESS)));
       List<String> polite = new ArrayList<>();
       List<PrincipalEntry> entries = new ArrayList<>();
       for (int t = 1; t <= config.politeTenants(); t++) {

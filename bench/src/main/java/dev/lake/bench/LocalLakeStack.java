@@ -15,6 +15,7 @@ import dev.lake.frontdoor.LocalDurableServer;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
 import dev.lake.frontdoor.Wiring;
+import dev.lake.lance.LanceFormat;
 import dev.lake.lance.demo.TpchDemo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,7 +90,7 @@ final class LocalLakeStack implements LakeStack {
       TpchDemo.generate(lance, config.scaleFactor(), registry, allocator);
       context.note("lance data ready in %.1f s", (System.nanoTime() - start) / 1e9);
       List<CatalogPlugin> catalogs = new ArrayList<>();
-      catalogs.add(Wiring.lanceCatalog(registry, allocator, Wiring.DEFAULT_FRESHNESS));
+      catalogs.add(LanceFormat.catalog(registry, allocator, Wiring.DEFAULT_FRESHNESS));
       String icebergReason = "";
       if (LakeStacks.present("dev.lake.iceberg.IcebergFederation")
           && LakeStacks.present("dev.lake.iceberg.demo.RestCatalogFixture")) {

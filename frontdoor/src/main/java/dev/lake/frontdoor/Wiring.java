@@ -6,7 +6,6 @@ import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
 import dev.lake.core.KeyService;
 import dev.lake.core.QueryEngine;
-import dev.lake.core.Registry;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableResolver;
 import dev.lake.engine.AdmissionConfig;
@@ -14,16 +13,11 @@ import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.engine.ReusingQueryEngine;
-import dev.lake.iceberg.IcebergConfig;
-import dev.lake.iceberg.IcebergFilesConfig;
-import dev.lake.iceberg.IcebergFormat;
-import dev.lake.lance.LanceFormat;
 import dev.lake.runtime.LakeRuntime;
 import dev.lake.runtime.RegistrySource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -37,17 +31,6 @@ public final class Wiring {
   public static final Duration DEFAULT_FRESHNESS = RegistrySource.DEFAULT_FRESHNESS;
 
   private Wiring() {}
-
-  /** The {@code lake} catalog over local Lance datasets named by {@code registry}. */
-  public static CatalogPlugin lanceCatalog(
-      Registry registry, BufferAllocator allocator, Duration freshness) {
-    return LanceFormat.catalog(registry, allocator, freshness, Map.of());
-  }
-
-  /** The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only. */
-  public static CatalogPlugin icebergCatalog(IcebergConfig config, BufferAllocator allocator) {
-    return IcebergFormat.catalog(config, IcebergFilesConfig.defaults(), allocator);
-  }
 
   /**
    * The runtime's ports plus DuckDB admission, with exact result reuse (at its defaults) in front

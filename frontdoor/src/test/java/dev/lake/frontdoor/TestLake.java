@@ -12,6 +12,7 @@ import dev.lake.core.local.LocalKeyRing;
 import dev.lake.core.testing.MutableClock;
 import dev.lake.engine.EngineConfig;
 import dev.lake.lance.LanceDatasets;
+import dev.lake.lance.LanceFormat;
 import dev.lake.lance.LanceSnapshot;
 import dev.lake.lance.LanceTableReader;
 import dev.lake.lance.LanceTableResolver;
@@ -93,7 +94,7 @@ final class TestLake implements AutoCloseable {
             allocator,
             engineConfig.apply(EngineConfig.defaults(dir.resolve("spill"))),
             LocalKeyRing.loadOrCreate(dir.resolve("keyring.json")),
-            List.of(Wiring.lanceCatalog(registry, allocator, Duration.ZERO)));
+            List.of(LanceFormat.catalog(registry, allocator, Duration.ZERO)));
     this.engine = new CountingEngine(real.engine());
     this.components =
         new Components(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.EngineConfig;
+import dev.lake.lance.LanceFormat;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +65,7 @@ class TlsTest {
                 EngineConfig.defaults(dir.resolve("spill")),
                 LocalKeyRing.ephemeral(),
                 List.of(
-                    Wiring.lanceCatalog(
+                    LanceFormat.catalog(
                         new FileRegistry(dir.resolve("registry.json")),
                         allocator,
                         Duration.ZERO)));

@@ -99,6 +99,12 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
             LanceStorage.options(context.storage())));
   }
 
+  /** The {@code lake} catalog over local datasets only (tests, benchmarks, embedders). */
+  public static CatalogPlugin catalog(
+      Registry registry, BufferAllocator allocator, Duration freshness) {
+    return catalog(registry, allocator, freshness, Map.of());
+  }
+
   /**
    * The {@code lake} catalog: Lance datasets named by {@code registry}, resolutions cached for
    * {@code freshness}, {@code s3://} datasets reached with {@code storageOptions} (see {@link
