@@ -6,8 +6,9 @@ import dev.lake.core.Bounds;
  * The bounded executor that runs every Flight call of a {@link LakeServer} (gRPC's default is an
  * unbounded cached pool). A call that finds all threads busy waits in the queue; {@link CallLimit}
  * refuses calls beyond three quarters of the threads with RESOURCE_EXHAUSTED, and each connection
- * may have at most half of those in flight ({@code LakeServer.streamsPerConnection}), so the queue
- * does not overflow (gRPC would reset an overflowing call's stream with INTERNAL).
+ * may have at most half of those in flight ({@code LakeServer.streamsPerConnection}), so one
+ * connection cannot overflow the queue; what a burst over many connections overflows runs on {@link
+ * CallLimit#executor}'s overflow lane, which refuses new calls RESOURCE_EXHAUSTED 'retry later'.
  *
  * @param threads most threads running calls at once (default 64, 4 - 4096; {@code
  *     --flight-threads}); a streaming DoGet or a call waiting for an admission slot holds one

@@ -157,8 +157,9 @@ public final class LakeServer implements AutoCloseable {
             .maxInboundMessageSize(config.maxInboundMessageBytes())
             // HTTP/2 MAX_CONCURRENT_STREAMS: one connection has at most half the calls CallLimit
             // admits in flight, so a burst on one connection waits in the client's stream buffer
-            // instead of overflowing the executor's queue (an overflow resets the stream with
-            // INTERNAL) or being refused as busy. Half, because a finished stream frees its HTTP/2
+            // instead of overflowing the executor's queue (the overflow lane would refuse it as
+            // busy, see CallLimit#executor) or being refused as busy by CallLimit. Half, because a
+            // finished stream frees its HTTP/2
             // slot a moment before its call is counted out of CallLimit.
             .transportHint(
                 "grpc.builderConsumer",

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.CallInfo;
 import org.apache.arrow.flight.CallStatus;
@@ -48,9 +50,10 @@ class CallLimitTest {
   }
 
   @Test
-  void executor_isBounded_byThreadsAndQueue() throws Exception {
-    // GIVEN 4 threads and a queue of 2, all threads blocked
+  void executor_runsWhatItCannotTake_onTheOverflowLane_whereCallsAreRefused() throws Exception {
+    // GIVEN 4 threads and a queue of 2, all threads blocked and the queue full
     ExecutorService executor = CallLimit.executor(new FlightExecutorConfig(4, 2));
+    CallLimit.Factory factory = new CallLimit.Factory(3);
     CountDownLatch release = new CountDownLatch(1);
     try {
       for (int i = 0; i < 6; i++) {
@@ -63,14 +66,35 @@ class CallLimitTest {
               }
             });
       }
-      // WHEN one more task arrives THEN it is rejected rather than growing threads or queue
-      assertThatThrownBy(() -> executor.execute(() -> {}))
-          .isInstanceOf(RejectedExecutionException.class);
+      // WHEN one more task arrives (a call's start, or a callback of a call in flight)
+      CompletableFuture<Throwable> refusal = new CompletableFuture<>();
+      executor.execute(
+          () -> {
+            try {
+              factory.onCallStarted(DO_GET, new FlightCallHeaders(), null);
+              refusal.complete(null);
+            } catch (Throwable e) {
+              refusal.complete(e);
+            }
+          });
+      // THEN it runs at once without growing the threads or the queue, and a call starting
+      // there is refused RESOURCE_EXHAUSTED 'retry later' without taking a place
+      Throwable e = refusal.get(10, TimeUnit.SECONDS);
+      assertThat(e).isInstanceOf(FlightRuntimeException.class);
+      assertThat(((FlightRuntimeException) e).status().code())
+          .isEqualTo(FlightStatusCode.RESOURCE_EXHAUSTED);
+      assertThat(e.getMessage()).contains("retry later").contains("--flight-queue");
+      assertThat(factory.active()).isZero();
+      assertThat(((ThreadPoolExecutor) executor).getPoolSize()).isEqualTo(4);
+      assertThat(((ThreadPoolExecutor) executor).getQueue()).hasSize(2);
     } finally {
       release.countDown();
       executor.shutdown();
       assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
+    // AND once shut down it takes nothing more
+    assertThatThrownBy(() -> executor.execute(() -> {}))
+        .isInstanceOf(RejectedExecutionException.class);
   }
 
   @Test
