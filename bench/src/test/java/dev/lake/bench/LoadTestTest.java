@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,18 +43,12 @@ class LoadTestTest {
     LoadReport report =
         LoadTest.run(config, dir, new PrintStream(log, true, StandardCharsets.UTF_8));
 
-    // THEN every polite request of the baseline succeeded; next to the greedy tenant at most a few
-    // were refused RESOURCE_EXHAUSTED (DuckDB's memory limit is shared by every query, and the
-    // greedy memory hog reaches it on a quiet machine; seen 2 of 249 in a clean CI run), never
-    // failed otherwise
+    // THEN every polite request of both phases succeeded: the greedy tenant's memory hog exhausts
+    // only its own engine memory pool, never the polite tenants' pools
     String context = report.markdown() + "\n" + log.toString(StandardCharsets.UTF_8);
     System.out.println(context);
     assertThat(report.outcomes("polite/baseline").keySet()).as(context).containsExactly("OK");
-    Map<String, Long> contention = report.outcomes("polite/contention");
-    assertThat(contention.keySet()).as(context).contains("OK");
-    assertThat(contention.keySet()).as(context).isSubsetOf("OK", "RESOURCE_EXHAUSTED");
-    long refused = contention.getOrDefault("RESOURCE_EXHAUSTED", 0L);
-    assertThat(refused * 20).as(context).isLessThanOrEqualTo(contention.get("OK"));
+    assertThat(report.outcomes("polite/contention").keySet()).as(context).containsExactly("OK");
     assertThat(report.baseline()).as(context).isNotEmpty();
     assertThat(report.contention()).as(context).isNotEmpty();
     // AND each greedy behaviour met its bound, with its status (never INTERNAL or a reset)

@@ -178,11 +178,13 @@ final class StatementHandler {
     QueryExecution execution;
     try {
       catalogs.verifyAll(principal, ticket.snapshots());
+      // in the tenant's own memory pool: another tenant's memory use never fails this statement
+      QueryEngine tenantEngine = engine.forTenant(principal.tenant());
       execution =
           deadline.isPresent()
-              ? engine.execute(
+              ? tenantEngine.execute(
                   query, ticket.parameters(), ticket.snapshots(), allocator, deadline.get())
-              : engine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
+              : tenantEngine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
     } catch (RuntimeException e) {
       permit.close();
       throw e;

@@ -43,6 +43,18 @@ public interface QueryEngine extends AutoCloseable {
   }
 
   /**
+   * This engine as {@code tenant}'s statements see it: an engine that isolates tenants (the DuckDB
+   * engine's memory pools) runs statements executed through the view apart from other tenants', so
+   * one tenant exhausting its memory never fails another tenant's statement. Callers never close
+   * the view (the engine owns what it uses). The default (engines without isolation, test fakes) is
+   * this engine.
+   */
+  default QueryEngine forTenant(String tenant) {
+    java.util.Objects.requireNonNull(tenant, "tenant is null");
+    return this;
+  }
+
+  /**
    * The longest interactive deadline a caller may ask for with {@link #execute(AdmittedQuery, List,
    * SnapshotSet, BufferAllocator, Duration)}; empty when this engine enforces no deadline of its
    * own (test fakes). The durable tier's deadline is not bounded by it.

@@ -60,7 +60,8 @@ final class DuckDbExecution implements QueryExecution {
    * What the error messages name when a limit ends a query: the engine's memory and spill bounds
    * and this execution's deadline.
    */
-  record Limits(long memoryLimitBytes, long maxTempBytes, java.time.Duration timeout) {}
+  /** A statement's bounds: its pool's memory and spill, the number of pools, its deadline. */
+  record Limits(long memoryLimitBytes, long maxTempBytes, int pools, java.time.Duration timeout) {}
 
   /** Arms the deadline: {@link #expire()} runs when it passes; closing disarms it. */
   void deadline(java.util.concurrent.Future<?> future) {
@@ -261,9 +262,16 @@ final class DuckDbExecution implements QueryExecution {
     if (message.contains("Out of Memory") || message.contains("max_temp_directory_size")) {
       return new LakeException(
           ErrorCode.RESOURCE_EXHAUSTED,
-          "The query needs more than the engine's memory limit ("
-              + (limits.memoryLimitBytes() >> 20)
-              + " MiB, memory_limit) plus its spill space ("
+          (limits.pools() == 1
+                  ? "The query needs more than the engine's memory limit ("
+                      + (limits.memoryLimitBytes() >> 20)
+                      + " MiB, memory_limit, shared by every tenant"
+                  : "The query needs more than its tenant's memory pool ("
+                      + (limits.memoryLimitBytes() >> 20)
+                      + " MiB, memory_limit; the engine memory is split into "
+                      + limits.pools()
+                      + " pools, one tenant each")
+              + ") plus its spill space ("
               + (limits.maxTempBytes() >> 20)
               + " MiB, max_temp_directory_size); narrow it (fewer columns, filters, LIMIT), ask the"
               + " operator to raise the engine memory, or submit it to the durable tier",

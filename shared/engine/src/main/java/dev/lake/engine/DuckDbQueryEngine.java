@@ -16,16 +16,13 @@ import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import dev.lake.core.job.ParquetCodec;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +41,13 @@ import org.duckdb.DuckDBConnection;
 public final class DuckDbQueryEngine implements QueryEngine {
   private final EngineConfig config;
   private final List<TableReader> readers;
-  private final DuckDBConnection database;
+
+  /** The database that plans (never runs) statements; see the constructor. */
+  private final EnginePool planning;
+
+  /** The memory pools statements run in, one tenant per pool at a time. */
+  private final TenantPools pools;
+
   private final SqlParser parser = new SqlParser();
   private final BufferAllocator planAllocator = new RootAllocator();
   private final AtomicLong ids = new AtomicLong();
@@ -54,8 +57,6 @@ public final class DuckDbQueryEngine implements QueryEngine {
           .maximumWeight(MAX_PLAN_WEIGHT)
           .<PlanKey, QueryPlan>weigher((k, p) -> k.query().sql().length() + 1024)
           .build();
-  private final SnapshotCache snapshotCache;
-  private final EngineGauge gauge;
   private DuckDbParquetCodec parquet;
 
   /** Fires execution deadlines; one daemon thread, each task only interrupts a statement. */
@@ -76,60 +77,30 @@ public final class DuckDbQueryEngine implements QueryEngine {
       EngineConfig config, List<TableReader> readers, SnapshotCacheSettings cacheSettings) {
     this.config = requireNonNull(config, "config is null");
     this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
+    List<String> readable = FileScans.readableDirectories(this.readers);
+    EnginePool plans = null;
     try {
-      Files.createDirectories(config.tempDirectory());
-      Properties properties = new Properties();
-      // streamed results: a query yields its first batch before its last row is computed, and
-      // results never sit materialized in native memory (duplicated connections inherit this)
-      properties.setProperty(org.duckdb.DuckDBDriver.JDBC_STREAM_RESULTS, "true");
-      database =
-          (DuckDBConnection) new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", properties);
-      try (Statement s = database.createStatement()) {
-        s.execute("SET memory_limit = '" + mib(config.memoryLimitBytes()) + "'");
-        s.execute("SET threads = " + config.threads());
-        s.execute("SET temp_directory = '" + quote(config.tempDirectory().toString()) + "'");
-        s.execute("SET max_temp_directory_size = '" + mib(config.maxTempBytes()) + "'");
-        s.execute("CREATE SCHEMA " + SnapshotCache.SCHEMA);
-        s.execute("SET autoinstall_known_extensions = false");
-        s.execute("SET autoload_known_extensions = false");
-        s.execute("SET allow_community_extensions = false");
-        List<String> readable = FileScans.readableDirectories(this.readers);
-        if (!readable.isEmpty()) {
-          // only the directories of readers' own file scans (FileScanSource); clients never name
-          // files (admission), and external access is off for everything else
-          s.execute("SET allowed_directories = " + FileScans.listLiteral(readable));
-          s.execute("SET parquet_metadata_cache = true"); // those files never change
-        }
-        s.execute("SET enable_external_access = false");
-        s.execute("SET lock_configuration = true");
-      }
-    } catch (SQLException | IOException e) {
+      // planning renders LIMIT 0 over empty inputs: it needs next to no memory and never spills,
+      // and it has a database of its own so that no tenant's pool can fail another's planning
+      plans =
+          new EnginePool(
+              EngineConfig.MIN_MEMORY,
+              0,
+              config.tempDirectory().resolve("plan"),
+              config.threads(),
+              readable,
+              0,
+              planAllocator,
+              cacheSettings);
+      pools = TenantPools.open(config, readable, planAllocator, cacheSettings);
+    } catch (RuntimeException e) {
+      DuckDbExecution.closeQuietly(plans);
       parser.close();
       planAllocator.close();
       deadlines.shutdownNow();
-      throw new LakeException(ErrorCode.INTERNAL, "Cannot start the DuckDB engine", e);
+      throw e;
     }
-    try {
-      gauge = new EngineGauge(database.duplicate());
-    } catch (SQLException e) {
-      DuckDbExecution.closeQuietly(database);
-      parser.close();
-      planAllocator.close();
-      deadlines.shutdownNow();
-      throw new LakeException(ErrorCode.INTERNAL, "Cannot start the DuckDB engine", e);
-    }
-    snapshotCache =
-        config.snapshotCacheBytes() > 0
-            ? new SnapshotCache(database, planAllocator, config.snapshotCacheBytes(), cacheSettings)
-            : null;
-  }
-
-  private static String mib(long bytes) {
-    return (bytes >> 20) + "MiB";
-  }
-
-  private static String quote(String s) {
-    return s.replace("'", "''");
+    planning = plans;
   }
 
   /**
@@ -157,6 +128,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     // schema costs what the plan costs, never what the data or a generator would
     try (DuckDbExecution execution =
         open(
+            planning,
             query,
             plan,
             new QueryInputs.Sources(inputs, Map.of()),
@@ -176,20 +148,20 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
   }
 
+  /**
+   * Runs in the pool of the tenant named "" (callers that name no tenant share it); the front door
+   * and the durable worker execute through {@link #forTenant}.
+   */
   @Override
   public QueryExecution execute(
       AdmittedQuery query,
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator) {
-    return execute(query, parameters, snapshots, allocator, config.queryTimeout());
+    return execute(NO_TENANT, query, parameters, snapshots, allocator, config.queryTimeout());
   }
 
-  @Override
-  public Optional<Duration> maxInteractiveTimeout() {
-    return Optional.of(config.maxQueryTimeout());
-  }
-
+  /** As {@link #execute(AdmittedQuery, List, SnapshotSet, BufferAllocator)}, with a deadline. */
   @Override
   public QueryExecution execute(
       AdmittedQuery query,
@@ -197,6 +169,42 @@ public final class DuckDbQueryEngine implements QueryEngine {
       SnapshotSet snapshots,
       BufferAllocator allocator,
       Duration timeout) {
+    return execute(NO_TENANT, query, parameters, snapshots, allocator, timeout);
+  }
+
+  /** The interactive deadline applied when the caller names none. */
+  Duration defaultTimeout() {
+    return config.queryTimeout();
+  }
+
+  /** The pool key of statements executed without {@link #forTenant}. */
+  static final String NO_TENANT = "";
+
+  /** Statements executed through the view run in {@code tenant}'s memory pool. */
+  @Override
+  public QueryEngine forTenant(String tenant) {
+    requireNonNull(tenant, "tenant is null");
+    return new TenantEngine(this, tenant);
+  }
+
+  @Override
+  public Optional<Duration> maxInteractiveTimeout() {
+    return Optional.of(config.maxQueryTimeout());
+  }
+
+  /**
+   * Runs {@code query} in {@code tenant}'s memory pool (waiting for one at most {@link
+   * EngineConfig#memoryPoolWait()} and never past the deadline); the execution holds the pool until
+   * it is closed.
+   */
+  QueryExecution execute(
+      String tenant,
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator,
+      Duration timeout) {
+    requireNonNull(tenant, "tenant is null");
     requireNonNull(parameters, "parameters is null");
     requireNonNull(timeout, "timeout is null");
     requireOpen();
@@ -204,13 +212,25 @@ public final class DuckDbQueryEngine implements QueryEngine {
       throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A query timeout must be positive");
     }
     QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
-    BufferAllocator child =
-        allocator.newChildAllocator("query-" + ids.incrementAndGet(), 0, allocator.getLimit());
+    TenantPools.Lease pool =
+        pools.acquire(
+            tenant,
+            timeout.compareTo(config.memoryPoolWait()) < 0 ? timeout : config.memoryPoolWait());
+    BufferAllocator child;
+    try {
+      child =
+          allocator.newChildAllocator("query-" + ids.incrementAndGet(), 0, allocator.getLimit());
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
     Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
-    List<AutoCloseable> leases = new ArrayList<>();
+    // the pool lease ends with the execution, after its connection closed
+    List<AutoCloseable> leases = new ArrayList<>(List.of(pool));
     Map<TableRef, String> cachedNames = new LinkedHashMap<>();
-    ExecutionAccounting accounting = new ExecutionAccounting(gauge);
+    ExecutionAccounting accounting = new ExecutionAccounting(pool.pool().gauge());
     Map<TableRef, String> fileScans = new LinkedHashMap<>();
+    SnapshotCache snapshotCache = pool.pool().snapshotCache();
     try {
       // EXPLAIN reads no data, so it never uses or makes a copy
       if (snapshotCache != null && query.kind() == AdmittedQuery.Kind.SELECT) {
@@ -255,6 +275,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       throw e;
     }
     return open(
+        pool.pool(),
         query,
         plan,
         new QueryInputs.Sources(inputs, fileScans),
@@ -283,6 +304,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
 
   /** Opens a connection, registers {@code inputs} (owning them and the leases), prepares. */
   private DuckDbExecution open(
+      EnginePool pool,
       AdmittedQuery query,
       QueryPlan plan,
       QueryInputs.Sources inputs,
@@ -296,7 +318,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       ExecutionAccounting accounting) {
     DuckDBConnection connection;
     try {
-      connection = database.duplicate();
+      connection = pool.database().duplicate();
     } catch (SQLException e) {
       for (List<ArrowReader> list : inputs.streams().values()) {
         list.forEach(DuckDbExecution::closeQuietly);
@@ -335,7 +357,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
             child,
             config.batchSize(),
             registered,
-            new DuckDbExecution.Limits(config.memoryLimitBytes(), config.maxTempBytes(), timeout),
+            new DuckDbExecution.Limits(
+                config.poolMemoryBytes(), config.poolTempBytes(), config.memoryPools(), timeout),
             accounting);
     execution.deadline(
         deadlines.schedule(execution::expire, timeout.toNanos(), TimeUnit.NANOSECONDS));
@@ -350,8 +373,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
         // also the fail-closed check: a reader throws SNAPSHOT_GONE for a version that is gone
         schemas.put(ref, reader(snapshot).schema(ref, snapshot));
       } catch (LakeException e) {
-        if (snapshotCache != null && e.code() == ErrorCode.SNAPSHOT_GONE) {
-          snapshotCache.evict(snapshot);
+        if (e.code() == ErrorCode.SNAPSHOT_GONE) {
+          pools.evict(snapshot);
         }
         throw e;
       }
@@ -369,14 +392,19 @@ public final class DuckDbQueryEngine implements QueryEngine {
         ErrorCode.UNSUPPORTED, "No reader for " + snapshot.getClass().getSimpleName());
   }
 
-  /** The snapshot cache, or null when it is off; for tests. */
+  /** The first pool's snapshot cache (where statements of one tenant run), or null; for tests. */
   SnapshotCache snapshotCacheForTest() {
-    return snapshotCache;
+    return pools.pool(0).snapshotCache();
   }
 
-  /** A fresh connection to the engine's database, for tests of the hardening. */
+  /** A fresh connection to the first pool's database, for tests of the hardening. */
   DuckDBConnection connectionForTest() throws SQLException {
-    return database.duplicate();
+    return pools.pool(0).database().duplicate();
+  }
+
+  /** The memory pools, for tests. */
+  TenantPools poolsForTest() {
+    return pools;
   }
 
   /**
@@ -407,13 +435,10 @@ public final class DuckDbQueryEngine implements QueryEngine {
     synchronized (this) {
       DuckDbExecution.closeQuietly(parquet);
     }
-    if (snapshotCache != null) {
-      snapshotCache.close();
-    }
+    pools.close();
     plans.invalidateAll();
     deadlines.shutdownNow();
-    gauge.close();
-    DuckDbExecution.closeQuietly(database);
+    planning.close();
     parser.close();
     planAllocator.close();
   }

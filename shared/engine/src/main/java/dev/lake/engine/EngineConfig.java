@@ -26,6 +26,14 @@ import java.time.Duration;
  *     h)
  * @param durableQueryTimeout absolute deadline of a durable-tier execution, which the durable
  *     worker passes to {@link DuckDbQueryEngine#execute} (default 6 h, 1 s .. 7 d)
+ * @param memoryPools how many DuckDB databases share the engine memory: each gets {@code
+ *     memoryLimitBytes / memoryPools} ({@code memory_limit}), the same share of the spill space and
+ *     of the snapshot cache, and runs the statements of one tenant at a time, so a tenant
+ *     exhausting its pool fails only its own statements (default 4, 1 .. 64 and at least {@link
+ *     #MIN_MEMORY} per pool); see docs/engine.md, "Memory pools"
+ * @param memoryPoolWait longest a statement waits for a pool while every pool runs other tenants'
+ *     statements, then RESOURCE_EXHAUSTED (default 30 s, 0 .. 10 min; never longer than the
+ *     statement's deadline)
  */
 @RecordBuilder
 public record EngineConfig(
@@ -38,7 +46,9 @@ public record EngineConfig(
     long snapshotCacheBytes,
     @RecordBuilder.Initializer("DEFAULT_QUERY_TIMEOUT") Duration queryTimeout,
     @RecordBuilder.Initializer("DEFAULT_MAX_QUERY_TIMEOUT") Duration maxQueryTimeout,
-    @RecordBuilder.Initializer("DEFAULT_DURABLE_QUERY_TIMEOUT") Duration durableQueryTimeout)
+    @RecordBuilder.Initializer("DEFAULT_DURABLE_QUERY_TIMEOUT") Duration durableQueryTimeout,
+    @RecordBuilder.Initializer("DEFAULT_MEMORY_POOLS") int memoryPools,
+    @RecordBuilder.Initializer("DEFAULT_MEMORY_POOL_WAIT") Duration memoryPoolWait)
     implements EngineConfigBuilder.With {
   public static final long MIN_MEMORY = 64L << 20;
   public static final long DEFAULT_MEMORY = 1L << 30;
@@ -52,6 +62,10 @@ public record EngineConfig(
   public static final Duration DEFAULT_MAX_QUERY_TIMEOUT = Duration.ofHours(1);
   public static final Duration DEFAULT_DURABLE_QUERY_TIMEOUT = Duration.ofHours(6);
   public static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
+  public static final int DEFAULT_MEMORY_POOLS = 4;
+  public static final int MAX_MEMORY_POOLS = 64;
+  public static final Duration DEFAULT_MEMORY_POOL_WAIT = Duration.ofSeconds(30);
+  public static final Duration MAX_MEMORY_POOL_WAIT = Duration.ofMinutes(10);
 
   public EngineConfig {
     requireNonNull(tempDirectory, "tempDirectory is null");
@@ -67,9 +81,31 @@ public record EngineConfig(
     Bounds.check("maxQueryTimeout", maxQueryTimeout, MIN_TIMEOUT, Duration.ofHours(24));
     Bounds.check("queryTimeout", queryTimeout, MIN_TIMEOUT, maxQueryTimeout);
     Bounds.check("durableQueryTimeout", durableQueryTimeout, MIN_TIMEOUT, Duration.ofDays(7));
+    Bounds.check(
+        "memoryPools",
+        memoryPools,
+        1,
+        (int) Math.max(1, Math.min(MAX_MEMORY_POOLS, memoryLimitBytes / MIN_MEMORY)));
+    requireNonNull(memoryPoolWait, "memoryPoolWait is null");
+    Bounds.check("memoryPoolWait", memoryPoolWait, Duration.ZERO, MAX_MEMORY_POOL_WAIT);
   }
 
-  /** The original seven bounds, with default deadlines. */
+  /** The {@code memory_limit} of each pool: an equal share of {@link #memoryLimitBytes}. */
+  public long poolMemoryBytes() {
+    return memoryLimitBytes / memoryPools;
+  }
+
+  /** The {@code max_temp_directory_size} of each pool. */
+  public long poolTempBytes() {
+    return maxTempBytes / memoryPools;
+  }
+
+  /** The snapshot-cache bound of each pool (its copies live in that pool's memory). */
+  public long poolSnapshotCacheBytes() {
+    return snapshotCacheBytes / memoryPools;
+  }
+
+  /** The original seven bounds, with default deadlines and one memory pool (shared by all). */
   public EngineConfig(
       long memoryLimitBytes,
       int threads,
@@ -88,7 +124,9 @@ public record EngineConfig(
         snapshotCacheBytes,
         DEFAULT_QUERY_TIMEOUT,
         DEFAULT_MAX_QUERY_TIMEOUT,
-        DEFAULT_DURABLE_QUERY_TIMEOUT);
+        DEFAULT_DURABLE_QUERY_TIMEOUT,
+        1,
+        DEFAULT_MEMORY_POOL_WAIT);
   }
 
   /** The original six bounds, with the snapshot cache off. */
@@ -114,7 +152,9 @@ public record EngineConfig(
   /**
    * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
    * as many scan streams as threads, a snapshot cache of a quarter of the memory (256 MiB), a 5 min
-   * interactive deadline (at most 1 h on request) and a 6 h durable deadline.
+   * interactive deadline (at most 1 h on request), a 6 h durable deadline, and 4 memory pools of
+   * 256 MiB (a tenant's statements never fail for another tenant's memory use; at most 30 s of
+   * waiting for a pool).
    */
   public static EngineConfig defaults(Path tempDirectory) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
@@ -126,6 +166,8 @@ public record EngineConfig(
         .batchSize(65_536)
         .scanParallelism(threads)
         .snapshotCacheBytes(DEFAULT_MEMORY / 4)
+        .memoryPools(DEFAULT_MEMORY_POOLS)
+        .memoryPoolWait(DEFAULT_MEMORY_POOL_WAIT)
         .build();
   }
 }

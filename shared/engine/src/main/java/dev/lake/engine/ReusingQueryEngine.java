@@ -47,18 +47,47 @@ public final class ReusingQueryEngine implements QueryEngine {
   private final ResultReuseConfig config;
   private final Determinism determinism;
   private final Cache<Key, StoredResult> results;
+  // false for a tenant's view: the engine it was made from owns the delegate and determinism
+  private final boolean owner;
 
   public ReusingQueryEngine(
       QueryEngine delegate, List<TableReader> readers, ResultReuseConfig config) {
-    this.delegate = requireNonNull(delegate, "delegate is null");
-    this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
-    this.config = requireNonNull(config, "config is null");
-    this.determinism = config.enabled() ? new Determinism() : null;
-    this.results =
+    this(
+        delegate,
+        readers,
+        config,
+        config.enabled() ? new Determinism() : null,
         Caffeine.newBuilder()
             .maximumWeight(config.maxBytes())
             .weigher((Key k, StoredResult r) -> r.weight())
-            .build();
+            .build(),
+        true);
+  }
+
+  private ReusingQueryEngine(
+      QueryEngine delegate,
+      List<TableReader> readers,
+      ResultReuseConfig config,
+      Determinism determinism,
+      Cache<Key, StoredResult> results,
+      boolean owner) {
+    this.delegate = requireNonNull(delegate, "delegate is null");
+    this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
+    this.config = requireNonNull(config, "config is null");
+    this.determinism = determinism;
+    this.results = results;
+    this.owner = owner;
+  }
+
+  /**
+   * The tenant's view of the delegate behind the same stored results (a result depends only on the
+   * statement, the sealed snapshots and the parameters, and grants were checked before any
+   * execution); closing the view closes nothing.
+   */
+  @Override
+  public QueryEngine forTenant(String tenant) {
+    return new ReusingQueryEngine(
+        delegate.forTenant(tenant), readers, config, determinism, results, false);
   }
 
   @Override
@@ -130,6 +159,9 @@ public final class ReusingQueryEngine implements QueryEngine {
 
   @Override
   public void close() {
+    if (!owner) {
+      return;
+    }
     try {
       delegate.close();
     } finally {

@@ -22,6 +22,24 @@ class EngineConfigTest {
     assertThat(c.queryTimeout()).isEqualTo(java.time.Duration.ofMinutes(5));
     assertThat(c.maxQueryTimeout()).isEqualTo(java.time.Duration.ofHours(1));
     assertThat(c.durableQueryTimeout()).isEqualTo(java.time.Duration.ofHours(6));
+    assertThat(c.memoryPools()).isEqualTo(4);
+    assertThat(c.poolMemoryBytes()).isEqualTo(256L << 20);
+    assertThat(c.poolTempBytes()).isEqualTo(1L << 30);
+    assertThat(c.poolSnapshotCacheBytes()).isEqualTo(64L << 20);
+    assertThat(c.memoryPoolWait()).isEqualTo(java.time.Duration.ofSeconds(30));
+  }
+
+  @Test
+  void memoryPools_leaveEachPoolAtLeast64MiB_andOldConstructorsShareOnePool() {
+    EngineConfig c = EngineConfig.defaults(TMP);
+    assertThat(c.withMemoryPools(16).poolMemoryBytes()).isEqualTo(64L << 20);
+    assertThatThrownBy(() -> c.withMemoryPools(17))
+        .hasMessage("memoryPools must be between 1 and 16: 17");
+    assertThatThrownBy(() -> c.withMemoryPools(0))
+        .hasMessage("memoryPools must be between 1 and 16: 0");
+    assertThatThrownBy(() -> c.withMemoryPoolWait(java.time.Duration.ofMinutes(11)))
+        .hasMessage("memoryPoolWait must be between PT0S and PT10M: PT11M");
+    assertThat(new EngineConfig(1L << 30, 2, TMP, 0, 4096, 2).memoryPools()).isEqualTo(1);
   }
 
   @Test

@@ -21,6 +21,16 @@ public final class EngineOptions {
   Long snapshotCacheMb;
 
   @Option(
+      names = "--engine-memory-pools",
+      defaultValue = "4",
+      description =
+          "Engine memory pools: the engine memory (1 GiB) is split into this many DuckDB databases"
+              + " with a memory_limit each, and a pool runs one tenant's statements at a time, so a"
+              + " tenant exhausting its pool never fails another tenant's statement (1 .. 16,"
+              + " default 4; 1 = one pool shared by every tenant).")
+  int memoryPools;
+
+  @Option(
       names = "--query-timeout",
       defaultValue = "PT5M",
       description =
@@ -57,6 +67,7 @@ public final class EngineOptions {
   public EngineConfig engineConfig(Path spill) {
     return EngineConfig.defaults(spill)
         .withSnapshotCacheBytes(snapshotCacheBytes())
+        .withMemoryPools(memoryPools)
         .withTimeouts(queryTimeout, maxQueryTimeout, durableQueryTimeout);
   }
 }

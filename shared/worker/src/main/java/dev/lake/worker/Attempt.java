@@ -84,14 +84,16 @@ final class Attempt {
       p.catalogs.verifyAll(envelope.principal(), envelope.snapshots());
       List<PartRef> parts;
       try (QueryExecution exec =
-          p.engine.execute(
-              envelope.query(),
-              envelope.parameters(),
-              envelope.snapshots(),
-              p.allocator,
-              // the engine's own deadline backs this attempt's (which fires first and names
-              // itself); without it the engine would apply its short interactive deadline
-              Duration.ofMillis(delay).plusSeconds(5))) {
+          p.engine
+              .forTenant(envelope.principal().tenant())
+              .execute(
+                  envelope.query(),
+                  envelope.parameters(),
+                  envelope.snapshots(),
+                  p.allocator,
+                  // the engine's own deadline backs this attempt's (which fires first and names
+                  // itself); without it the engine would apply its short interactive deadline
+                  Duration.ofMillis(delay).plusSeconds(5))) {
         execution = exec;
         executingNanos = System.nanoTime();
         if (stop.get() != null) {
