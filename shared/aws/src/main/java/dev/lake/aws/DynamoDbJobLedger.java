@@ -32,7 +32,10 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * <p>Pruning: a record that disappears without a terminal write (TTL reaps an expired job whose
  * message was lost) would hold its place forever; when a write is refused, the sets involved are
  * checked against the records at most once per {@link #PRUNE_EVERY} per process, and each stale id
- * is removed in a transaction conditioned on the record still being what was read.
+ * is removed in a transaction conditioned on the record still being what was read. A record that is
+ * still there but expired and not terminal (its message dead-lettered, its give-up write lost) is
+ * ended instead (FAILED {@code DEADLINE_EXCEEDED} by the store's compare-and-set), which releases
+ * its places without waiting for TTL.
  */
 final class DynamoDbJobLedger {
   static final String GLOBAL = "#running";
@@ -86,7 +89,9 @@ final class DynamoDbJobLedger {
    * than {@link #PRUNE_EVERY} ago; returns whether any id was removed.
    */
   boolean prune(
-      JobLimits.Reached reached, java.util.function.Function<String, Optional<Job>> find) {
+      JobLimits.Reached reached,
+      java.util.function.Function<String, Optional<Job>> find,
+      java.util.function.Predicate<Job> end) {
     boolean global = reached.limit() == JobLimits.Limit.RUNNING;
     String key = global ? GLOBAL : tenantKey(reached.tenant());
     String attribute = reached.limit() == JobLimits.Limit.ACTIVE_PER_TENANT ? "active" : "running";
@@ -99,6 +104,12 @@ final class DynamoDbJobLedger {
     boolean removed = false;
     for (String id : ids(item(key), attribute)) {
       Optional<Job> job = find.apply(id);
+      if (job.isPresent() && !job.get().state().terminal() && job.get().expired(now)) {
+        // nothing will run it any more (its message is gone, or will fail it on sight): end it,
+        // a terminal write that releases all its places at once, long before TTL reaps it
+        removed |= end.test(job.get());
+        continue;
+      }
       boolean stale =
           job.isEmpty()
               || (attribute.equals("active")

@@ -54,6 +54,7 @@ public final class DynamoDbJobStore implements JobStore {
   private static final int MAX_CONFLICTS = 8;
 
   private final DynamoDbClient dynamo;
+  private final Clock clock;
   private final String table;
   private final DynamoDbJobLedger ledger;
 
@@ -66,6 +67,22 @@ public final class DynamoDbJobStore implements JobStore {
     this.dynamo = requireNonNull(dynamo, "dynamo is null");
     this.table = requireNonNull(table, "table is null");
     this.ledger = new DynamoDbJobLedger(dynamo, table, clock);
+    this.clock = clock;
+  }
+
+  /**
+   * Ends an expired, unfinished job found while pruning: FAILED DEADLINE_EXCEEDED (the message a
+   * worker would write on its next delivery), a terminal write that releases its places and is
+   * never refused. Whether this call wrote it.
+   */
+  private boolean endExpired(Job job) {
+    String message =
+        job.state() == JobState.PENDING
+            ? "The job expired before it could run"
+            : "The job expired before it finished";
+    return compareAndSet(
+            job.version(), job.fail(ErrorCode.DEADLINE_EXCEEDED, message, clock.instant()))
+        .applied();
   }
 
   /** Creates the job table (on-demand billing) for emulators and development accounts. */
@@ -253,7 +270,10 @@ public final class DynamoDbJobStore implements JobStore {
               reasons.stream().skip(1).anyMatch(c -> "ConditionalCheckFailed".equals(c.code()));
           if (full) {
             Optional<JobLimits.Reached> reached = ledger.reached(job, limits);
-            if (reached.isPresent() && (pruned || !ledger.prune(reached.get(), id -> find(id)))) {
+            if (reached.isPresent()
+                && (pruned
+                    || !ledger.prune(
+                        reached.get(), id -> find(id), DynamoDbJobStore.this::endExpired))) {
               return new Over(reached.get());
             }
             pruned = pruned || reached.isPresent();
