@@ -21,7 +21,6 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.schema.MessageType;
 
 /**
  * Local copies of immutable Iceberg data and delete files, so DuckDB can read them with its own
@@ -58,23 +57,18 @@ final class DataFileCache implements AutoCloseable {
     return directory;
   }
 
-  /**
-   * A cached local file, whether its Parquet schema carries Iceberg field ids, and its top-level
-   * columns DuckDB reads exactly by name ({@link FileColumns}).
-   */
+  /** A cached local file and whether its Parquet schema carries Iceberg field ids. */
   static final class Entry {
     final Path path;
     final long bytes;
     final boolean hasFieldIds;
-    final FileColumns columns;
     private final AtomicInteger refs = new AtomicInteger(1); // 1 = held by the cache
     private boolean released;
 
-    Entry(Path path, long bytes, boolean hasFieldIds, FileColumns columns) {
+    Entry(Path path, long bytes, boolean hasFieldIds) {
       this.path = path;
       this.bytes = bytes;
       this.hasFieldIds = hasFieldIds;
-      this.columns = columns;
     }
 
     boolean retain() {
@@ -113,11 +107,6 @@ final class DataFileCache implements AutoCloseable {
 
     boolean hasFieldIds() {
       return entry.hasFieldIds;
-    }
-
-    /** The file's columns DuckDB reads exactly by name (see {@link Entry}). */
-    FileColumns columns() {
-      return entry.columns;
     }
 
     @Override
@@ -166,10 +155,9 @@ final class DataFileCache implements AutoCloseable {
       if (Files.size(tmp) != size) {
         throw new IOException("the data file's size differs from the table metadata");
       }
-      MessageType footer = footerSchema(tmp);
-      boolean ids = ParquetSchemaUtil.hasIds(footer);
+      boolean ids = hasFieldIds(tmp);
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return new Entry(target, size, ids, FileColumns.of(footer));
+      return new Entry(target, size, ids);
     } catch (IOException e) {
       deleteQuietly(tmp);
       throw new UncheckedIOException(e);
@@ -179,10 +167,10 @@ final class DataFileCache implements AutoCloseable {
     }
   }
 
-  /** The file's Parquet schema (its field ids, if any, decide how Iceberg maps columns). */
-  private static MessageType footerSchema(Path file) throws IOException {
+  /** Whether the Parquet schema has Iceberg field ids (else Iceberg applies other rules). */
+  private static boolean hasFieldIds(Path file) throws IOException {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-      return reader.getFooter().getFileMetaData().getSchema();
+      return ParquetSchemaUtil.hasIds(reader.getFooter().getFileMetaData().getSchema());
     }
   }
 

@@ -136,8 +136,7 @@ final class DirectScans {
               t.file().location(),
               identityConstants(t.spec(), t.file().partition()),
               positions,
-              eq,
-              data.columns()));
+              eq));
     }
     return Optional.of(out);
   }

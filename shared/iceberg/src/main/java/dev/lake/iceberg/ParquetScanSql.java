@@ -1,13 +1,10 @@
 package dev.lake.iceberg;
 
-import static java.util.Objects.requireNonNull;
-
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -32,38 +29,20 @@ import org.apache.iceberg.types.Types;
  *       which data file (sequence-number rules) is Iceberg's planning ({@code task.deletes()}).
  * </ul>
  *
- * Files without deletes whose own schema already holds every column it reads under the pinned name,
- * field id and type (the common case: nothing was renamed, promoted or added since they were
- * written) are read by name, without the schema map: the same values, and DuckDB scans them like
- * any Parquet file (the field-id map measured 10-35 % slower on TPC-H scans).
- *
- * <p>Anything it cannot render exactly yields empty, and the caller reads with the generic reader.
- * All names in the SQL are generated ({@code c<id>}) or quoted; locations appear only as string
+ * Anything it cannot render exactly yields empty, and the caller reads with the generic reader. All
+ * names in the SQL are generated ({@code c<id>}) or quoted; locations appear only as string
  * literals.
  */
 final class ParquetScanSql {
   private ParquetScanSql() {}
 
-  /**
-   * A data file's local copy, partition constants by field id, its applicable deletes, and the
-   * columns DuckDB reads from it exactly by name.
-   */
+  /** A data file's local copy, partition constants by field id, and its applicable deletes. */
   record DataTask(
       String path,
       String location,
       Map<Integer, Object> constants,
       List<String> positionDeletes,
-      List<EqualityDelete> equalityDeletes,
-      FileColumns columns) {
-    DataTask {
-      requireNonNull(columns, "columns is null");
-    }
-  }
-
-  /**
-   * Plain files read by one {@code read_parquet}: same constants, same by-name layout (or none).
-   */
-  private record PlainGroup(Map<Integer, Object> constants, FileColumns byName) {}
+      List<EqualityDelete> equalityDeletes) {}
 
   /** Local copies of equality delete files sharing one set of equality field ids. */
   record EqualityDelete(List<Integer> fieldIds, List<String> paths) {}
@@ -149,34 +128,22 @@ final class ParquetScanSql {
       }
       return Optional.of("SELECT " + String.join(", ", cols) + " LIMIT 0");
     }
-    // plain tasks with the same partition constants (and file layout, if read by name) share one
-    // read_parquet
-    Map<PlainGroup, List<String>> plain = new LinkedHashMap<>();
+    // plain tasks with the same partition constants share one read_parquet
+    Map<Map<Integer, Object>, List<String>> plain = new LinkedHashMap<>();
     List<String> parts = new ArrayList<>();
     for (DataTask t : tasks) {
       if (t.positionDeletes().isEmpty() && t.equalityDeletes().isEmpty()) {
-        FileColumns byName =
-            readsByName(projection, t.constants(), t.columns()) ? t.columns() : null;
-        plain
-            .computeIfAbsent(new PlainGroup(t.constants(), byName), k -> new ArrayList<>())
-            .add(t.path());
+        plain.computeIfAbsent(t.constants(), k -> new ArrayList<>()).add(t.path());
         continue;
       }
-      Optional<String> part = part(projection, schema, t.constants(), List.of(t.path()), t, false);
+      Optional<String> part = part(projection, schema, t.constants(), List.of(t.path()), t);
       if (part.isEmpty()) {
         return Optional.empty();
       }
       parts.add(part.get());
     }
-    for (Map.Entry<PlainGroup, List<String>> e : plain.entrySet()) {
-      Optional<String> part =
-          part(
-              projection,
-              schema,
-              e.getKey().constants(),
-              e.getValue(),
-              null,
-              e.getKey().byName() != null);
+    for (Map.Entry<Map<Integer, Object>, List<String>> e : plain.entrySet()) {
+      Optional<String> part = part(projection, schema, e.getKey(), e.getValue(), null);
       if (part.isEmpty()) {
         return Optional.empty();
       }
@@ -190,8 +157,7 @@ final class ParquetScanSql {
       org.apache.iceberg.Schema schema,
       Map<Integer, Object> constants,
       List<String> paths,
-      DataTask deletes,
-      boolean byName) {
+      DataTask deletes) {
     Map<Integer, String> exprs = new LinkedHashMap<>();
     Map<Integer, Type> read = new LinkedHashMap<>();
     List<Types.NestedField> needed = new ArrayList<>(projection);
@@ -221,8 +187,6 @@ final class ParquetScanSql {
           return Optional.empty();
         }
         exprs.put(f.fieldId(), lit.get());
-      } else if (byName) {
-        exprs.put(f.fieldId(), "d." + ident(f.name()));
       } else {
         exprs.put(f.fieldId(), "d.c" + f.fieldId());
         read.put(f.fieldId(), f.type());
@@ -277,29 +241,6 @@ final class ParquetScanSql {
               + ")");
     }
     return Optional.of(sql.append(" WHERE ").append(String.join(" AND ", conditions)).toString());
-  }
-
-  /**
-   * Whether reading {@code file} by column name yields exactly what the field-id map would: every
-   * projected column that is not a partition constant is a top-level column of the file with the
-   * same field id, the same name (and no other column of that name in any case: DuckDB matches
-   * names case-insensitively) and a type DuckDB reads as exactly the pinned one.
-   */
-  static boolean readsByName(
-      List<Types.NestedField> projection, Map<Integer, Object> constants, FileColumns file) {
-    for (Types.NestedField f : projection) {
-      if (constants.containsKey(f.fieldId())) {
-        continue;
-      }
-      Types.NestedField own = file.exact().get(f.fieldId());
-      if (own == null
-          || !own.name().equals(f.name())
-          || !own.type().equals(f.type())
-          || file.nameCounts().getOrDefault(f.name().toLowerCase(Locale.ROOT), 0) != 1) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static String schemaMap(Map<Integer, Type> fields, String prefix) {
