@@ -188,7 +188,7 @@ final class LocalLakeStack implements LakeStack {
    */
   static DurableTierConfig benchDurable(double scaleFactor) {
     DurableTierConfig local = DurableTierConfig.defaults().withResultPrefix("");
-    return local.withResults(local.durable().results().withMaxPartRows(benchPartRows(scaleFactor)));
+    return local.withResults(local.layout().bounds().withMaxPartRows(benchPartRows(scaleFactor)));
   }
 
   private static void deleteTree(Path dir) {

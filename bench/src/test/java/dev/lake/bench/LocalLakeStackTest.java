@@ -15,15 +15,14 @@ class LocalLakeStackTest {
     DurableTierConfig quick = LocalLakeStack.benchDurable(0.1);
     DurableTierConfig full = LocalLakeStack.benchDurable(1);
 
-    // THEN only the rows per part differ, the same on the front-door and worker side
-    assertThat(quick.durable().results().maxPartRows()).isEqualTo(75_000);
-    assertThat(full.durable().results().maxPartRows()).isEqualTo(750_000);
-    assertThat(quick.worker().results()).isEqualTo(quick.durable().results());
-    assertThat(quick.durable().resultPrefix()).isEmpty();
+    // THEN only the rows per part differ (one layout: the front-door and worker side alike)
+    assertThat(quick.layout().bounds().maxPartRows()).isEqualTo(75_000);
+    assertThat(full.layout().bounds().maxPartRows()).isEqualTo(750_000);
+    assertThat(quick.layout().prefix()).isEmpty();
     assertThat(quick.workers()).isEqualTo(local.workers());
     assertThat(quick.pollWait()).isEqualTo(local.pollWait());
-    assertThat(quick.durable().results().maxPartBytes())
-        .isEqualTo(local.durable().results().maxPartBytes());
+    assertThat(quick.layout().bounds().maxPartBytes())
+        .isEqualTo(local.layout().bounds().maxPartBytes());
     assertThat(quick.worker().lease()).isEqualTo(local.worker().lease());
     // AND tiny scale factors keep a sane floor
     assertThat(LocalLakeStack.benchPartRows(0.001)).isEqualTo(1_000);

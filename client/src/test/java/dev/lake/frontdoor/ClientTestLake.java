@@ -42,7 +42,7 @@ public final class ClientTestLake implements AutoCloseable {
   private static DurableTierConfig durable(long partRows) {
     DurableTierConfig local = DurableTierConfig.defaults().withResultPrefix("");
     DurableTierConfig bounded =
-        local.withResults(local.durable().results().withMaxPartRows(partRows));
+        local.withResults(local.layout().bounds().withMaxPartRows(partRows));
     return bounded.withWorker(
         bounded
             .worker()

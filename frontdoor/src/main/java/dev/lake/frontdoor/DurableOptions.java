@@ -1,5 +1,6 @@
 package dev.lake.frontdoor;
 
+import dev.lake.core.job.ResultLayout;
 import dev.lake.worker.WorkerConfig;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,14 +35,12 @@ final class DurableOptions {
   }
 
   /**
-   * The tier's settings: results under {@code worker}'s prefix, {@code --durable-workers}, {@code
-   * --durable-max-queued-per-tenant}.
+   * The tier's settings: results where {@code layout} says (the deployment's one {@code
+   * --result-prefix}), in-process workers with {@code worker}'s settings, {@code
+   * --durable-workers}, {@code --durable-max-queued-per-tenant}.
    */
-  DurableTierConfig config(WorkerConfig worker) {
+  DurableTierConfig config(WorkerConfig worker, ResultLayout layout) {
     return limits.apply(
-        DurableTierConfig.defaults()
-            .withResultPrefix(worker.resultPrefix())
-            .withWorker(worker)
-            .withWorkers(workers));
+        DurableTierConfig.defaults().withLayout(layout).withWorker(worker).withWorkers(workers));
   }
 }

@@ -98,7 +98,7 @@ final class DurableTier implements AutoCloseable {
     if (resent > 0) {
       LOG.info("re-enqueued {} unfinished durable jobs", resent);
     }
-    ResultSweeper sweeper = new ResultSweeper(objects, config.durable().resultPrefix(), clock);
+    ResultSweeper sweeper = new ResultSweeper(objects, config.layout().prefix(), clock);
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -159,6 +159,7 @@ final class DurableTier implements AutoCloseable {
             tickets,
             new EnvelopeSealer(ports.keys()),
             config.durable(),
+            config.layout(),
             clock,
             components.engine().parquet());
     List<AutoCloseable> owned = new ArrayList<>(ports.owned());
@@ -172,6 +173,7 @@ final class DurableTier implements AutoCloseable {
               components.engine(),
               components.allocator(),
               config.worker(),
+              config.layout(),
               clock,
               "frontdoor-" + UUID.randomUUID().toString().substring(0, 8));
       owned.add(processor);

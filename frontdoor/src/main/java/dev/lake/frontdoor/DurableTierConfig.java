@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.lake.core.Bounds;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.ResultConfig;
+import dev.lake.core.job.ResultLayout;
 import dev.lake.worker.WorkerConfig;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
@@ -22,9 +23,10 @@ import java.time.Duration;
  *     elsewhere, e.g. Lambda or {@code bin/lake worker})
  * @param sweepEvery period of the local-mode expiry sweep of results and job records (default 10
  *     min, 1 s - 24 h)
- * @param durable result prefix, job and part-ticket lifetimes, result bounds
- * @param worker lease, deadline and retry settings of in-process workers; its result prefix and
- *     bounds must equal {@code durable}'s
+ * @param durable job and part-ticket lifetimes, the queued bound
+ * @param worker lease, deadline and retry settings of in-process workers
+ * @param layout where results live and their bounds: the one record the front door reads and the
+ *     workers (in-process or elsewhere, from the same {@code --result-prefix}) write with
  */
 @RecordBuilder
 public record DurableTierConfig(
@@ -33,7 +35,8 @@ public record DurableTierConfig(
     @RecordBuilder.Initializer("DEFAULT_WORKERS") int workers,
     @RecordBuilder.Initializer("DEFAULT_SWEEP_EVERY") Duration sweepEvery,
     @RecordBuilder.Initializer("defaultDurable") DurableConfig durable,
-    @RecordBuilder.Initializer("defaultWorker") WorkerConfig worker)
+    @RecordBuilder.Initializer("defaultWorker") WorkerConfig worker,
+    @RecordBuilder.Initializer("defaultLayout") ResultLayout layout)
     implements DurableTierConfigBuilder.With {
   public static final Duration DEFAULT_POLL_WAIT = Duration.ofSeconds(1);
   public static final Duration MAX_POLL_WAIT = Duration.ofSeconds(10);
@@ -49,15 +52,11 @@ public record DurableTierConfig(
     requireNonNull(sweepEvery, "sweepEvery is null");
     requireNonNull(durable, "durable is null");
     requireNonNull(worker, "worker is null");
+    requireNonNull(layout, "layout is null");
     Bounds.check("pollWait", pollWait, Duration.ZERO, MAX_POLL_WAIT);
     Bounds.check("waitBudget", waitBudget, Duration.ZERO, MAX_WAIT_BUDGET);
     Bounds.check("sweepEvery", sweepEvery, Duration.ofSeconds(1), Duration.ofHours(24));
     Bounds.check("workers", workers, 0, MAX_WORKERS);
-    if (!worker.resultPrefix().equals(durable.resultPrefix())
-        || !worker.results().equals(durable.results())) {
-      throw new IllegalArgumentException(
-          "worker and front door must use the same result prefix and result bounds");
-    }
   }
 
   /** Default waits, two in-process workers, results under {@code results/}. */
@@ -73,9 +72,13 @@ public record DurableTierConfig(
     return WorkerConfig.defaults();
   }
 
-  /** The same settings with other result bounds for both sides. */
-  public DurableTierConfig withResults(ResultConfig results) {
-    return with().durable(durable.withResults(results)).worker(worker.withResults(results)).build();
+  public static ResultLayout defaultLayout() {
+    return ResultLayout.defaults();
+  }
+
+  /** The same settings with other result bounds (for the front door and the workers alike). */
+  public DurableTierConfig withResults(ResultConfig bounds) {
+    return withLayout(layout.withBounds(bounds));
   }
 
   /** The same settings with another bound on each tenant's queued or running jobs. */
@@ -83,11 +86,8 @@ public record DurableTierConfig(
     return withDurable(durable.withMaxQueuedPerTenant(value));
   }
 
-  /** The same settings with another result prefix for both sides. */
+  /** The same settings with another result prefix (for the front door and the workers alike). */
   public DurableTierConfig withResultPrefix(String prefix) {
-    return with()
-        .durable(durable.withResultPrefix(prefix))
-        .worker(worker.withResultPrefix(prefix))
-        .build();
+    return withLayout(layout.withPrefix(prefix));
   }
 }

@@ -187,9 +187,8 @@ public final class LakeCli implements Runnable {
               .iceberg(iceberg.config())
               .icebergFiles(iceberg.files())
               .aws(awsConfig)
-              .resultPrefix(aws.resultPrefix())
               .build();
-      DurableTierConfig tierConfig = durable.config(worker.config(aws.resultPrefix()));
+      DurableTierConfig tierConfig = durable.config(worker.config(), aws.resultLayout());
       Clock clock = Clock.systemUTC();
       LakeRuntime runtime = LakeRuntime.start(runtimeConfig);
       Components components =

@@ -192,7 +192,6 @@ final class LocalLake implements AutoCloseable {
                     options.engineConfig(layout.spill()))
                 .iceberg(options.iceberg())
                 .icebergFiles(options.icebergFiles())
-                .resultPrefix("")
                 .build());
     Components components = null;
     Optional<DurableTier> durable = Optional.empty();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.job.DurableConfig;
+import dev.lake.core.job.ResultConfig;
+import dev.lake.core.job.ResultLayout;
 import dev.lake.worker.WorkerConfig;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -18,8 +20,10 @@ class DurableTierConfigTest {
     assertThat(c.sweepEvery()).isEqualTo(Duration.ofMinutes(10));
     assertThat(c.durable()).isEqualTo(DurableConfig.defaults());
     assertThat(c.worker()).isEqualTo(WorkerConfig.defaults());
-    assertThat(c.withResultPrefix("").durable().resultPrefix()).isEmpty();
-    assertThat(c.withResultPrefix("").worker().resultPrefix()).isEmpty();
+    assertThat(c.layout()).isEqualTo(ResultLayout.defaults());
+    assertThat(c.withResultPrefix("").layout().prefix()).isEmpty();
+    assertThat(c.withResults(ResultConfig.defaults().withMaxPartRows(10)).layout().bounds())
+        .isEqualTo(ResultConfig.defaults().withMaxPartRows(10));
   }
 
   @Test
@@ -33,7 +37,8 @@ class DurableTierConfigTest {
                     2,
                     d.sweepEvery(),
                     d.durable(),
-                    d.worker()))
+                    d.worker(),
+                    d.layout()))
         .hasMessage("pollWait must be between PT0S and PT10S: PT6M");
     assertThatThrownBy(
             () ->
@@ -43,18 +48,11 @@ class DurableTierConfigTest {
                     2,
                     d.sweepEvery(),
                     d.durable(),
-                    d.worker()))
+                    d.worker(),
+                    d.layout()))
         .hasMessage("waitBudget must be between PT0S and PT5M: PT6M");
     assertThatThrownBy(() -> d.withWorkers(65)).hasMessage("workers must be between 0 and 64: 65");
-    assertThatThrownBy(
-            () ->
-                new DurableTierConfig(
-                    d.pollWait(),
-                    d.waitBudget(),
-                    2,
-                    d.sweepEvery(),
-                    d.withResultPrefix("other").durable(),
-                    d.worker()))
-        .hasMessage("worker and front door must use the same result prefix and result bounds");
+    assertThatThrownBy(() -> d.withResultPrefix("/abs"))
+        .hasMessage("resultPrefix must be empty or a relative key prefix: /abs");
   }
 }

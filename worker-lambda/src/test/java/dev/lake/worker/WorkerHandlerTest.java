@@ -41,7 +41,7 @@ class WorkerHandlerTest {
           .compareAndSet(
               h.version(),
               h.claim("other", scenario.later(), "qheld", Clock.systemUTC().instant()));
-      WorkerConfig config = WorkerScenarios.config(1, Duration.ofSeconds(30));
+      WorkerConfig config = WorkerFixture.config(1, Duration.ofSeconds(30));
       WorkerHandler handler =
           new WorkerHandler(
               scenario.processor("lambda", new FakeEngine(1, 10, Duration.ZERO), config),

@@ -1,6 +1,7 @@
 package dev.lake.runtime;
 
 import dev.lake.aws.AwsConfig;
+import dev.lake.core.job.ResultLayout;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
@@ -48,8 +49,10 @@ public final class AwsOptions {
 
   @Option(
       names = "--result-prefix",
-      defaultValue = "results",
-      description = "Object-key prefix of durable results in the result bucket.")
+      defaultValue = ResultLayout.DEFAULT_PREFIX,
+      description =
+          "Object-key prefix of durable results in the result bucket (front door and workers:"
+              + " one setting).")
   String resultPrefix;
 
   /** Whether any durable-tier resource is named. */
@@ -95,7 +98,8 @@ public final class AwsOptions {
     return keyRingPrefix;
   }
 
-  public String resultPrefix() {
-    return resultPrefix;
+  /** Where durable results live: {@code --result-prefix}, the default bounds. */
+  public ResultLayout resultLayout() {
+    return ResultLayout.defaults().withPrefix(resultPrefix);
   }
 }

@@ -23,6 +23,7 @@ import dev.lake.core.TableResolver;
 import dev.lake.core.job.EnvelopeSealer;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
+import dev.lake.core.job.ResultLayout;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.engine.DuckDbQueryEngine;
@@ -185,17 +186,17 @@ public final class LakeRuntime implements AutoCloseable {
         });
   }
 
-  /** A job processor over this runtime's catalogs and engine and the given durable ports. */
+  /**
+   * A job processor over this runtime's catalogs and engine and the given durable ports, writing
+   * results where {@code layout} says (the front door reads them with the same layout).
+   */
   public JobProcessor processor(
-      JobStore jobs, ObjectStore results, WorkerConfig worker, Clock clock, String workerId) {
-    if (!worker.resultPrefix().equals(config.resultPrefix())) {
-      throw new IllegalArgumentException(
-          "the worker's result prefix ("
-              + worker.resultPrefix()
-              + ") differs from the deployment's ("
-              + config.resultPrefix()
-              + ")");
-    }
+      JobStore jobs,
+      ObjectStore results,
+      WorkerConfig worker,
+      ResultLayout layout,
+      Clock clock,
+      String workerId) {
     return new JobProcessor(
         jobs,
         results,
@@ -204,6 +205,7 @@ public final class LakeRuntime implements AutoCloseable {
         engine,
         allocator,
         worker,
+        layout,
         clock,
         workerId);
   }

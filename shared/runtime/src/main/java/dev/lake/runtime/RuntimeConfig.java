@@ -3,7 +3,6 @@ package dev.lake.runtime;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.aws.AwsConfig;
-import dev.lake.core.job.DurableConfig;
 import dev.lake.engine.EngineConfig;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFilesConfig;
@@ -14,12 +13,12 @@ import java.util.Optional;
 /**
  * Everything {@link LakeRuntime} assembles a process from, validated once: the registry, the key
  * source, the engine, the optional Iceberg REST federation, the AWS deployment (required by a
- * DynamoDB registry, KMS keys and the AWS durable ports) and where results live.
+ * DynamoDB registry, KMS keys and the AWS durable ports). Where durable results live is {@link
+ * dev.lake.core.job.ResultLayout}, handed to the front door's durable tier and to {@link
+ * LakeRuntime#processor}.
  *
  * @param icebergFiles how Iceberg data files reach DuckDB's Parquet reader (direct reads and their
  *     bounded file cache; used only with {@code iceberg})
- * @param resultPrefix object-key prefix of durable results, shared by the front door and workers
- *     (default {@code results}; local mode uses {@code ""})
  */
 public record RuntimeConfig(
     RegistrySource registry,
@@ -27,8 +26,7 @@ public record RuntimeConfig(
     EngineConfig engine,
     Optional<IcebergConfig> iceberg,
     IcebergFilesConfig icebergFiles,
-    Optional<AwsConfig> aws,
-    String resultPrefix) {
+    Optional<AwsConfig> aws) {
   public RuntimeConfig {
     requireNonNull(registry, "registry is null");
     requireNonNull(keys, "keys is null");
@@ -36,19 +34,12 @@ public record RuntimeConfig(
     requireNonNull(iceberg, "iceberg is null");
     requireNonNull(icebergFiles, "icebergFiles is null");
     requireNonNull(aws, "aws is null");
-    requireNonNull(resultPrefix, "resultPrefix is null");
     if (registry.table().isPresent() && aws.isEmpty()) {
       throw new IllegalArgumentException("a DynamoDB registry needs the AWS settings");
     }
     if (keys instanceof KeySource.Kms && aws.isEmpty()) {
       throw new IllegalArgumentException("KMS keys need the AWS settings");
     }
-    // the one check of the prefix's shape, shared with the durable tier's own config
-    new DurableConfig(
-        resultPrefix,
-        DurableConfig.DEFAULT_JOB_TTL,
-        DurableConfig.DEFAULT_PART_TICKET_TTL,
-        dev.lake.core.job.ResultConfig.defaults());
   }
 
   /**
@@ -62,7 +53,7 @@ public record RuntimeConfig(
     return List.copyOf(settings);
   }
 
-  /** A builder starting from the engine defaults, no Iceberg, no AWS, results under "results". */
+  /** A builder starting from the engine defaults, no Iceberg, no AWS. */
   public static Builder builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
     return new Builder(registry, keys, engine);
   }
@@ -75,7 +66,6 @@ public record RuntimeConfig(
     private Optional<IcebergConfig> iceberg = Optional.empty();
     private IcebergFilesConfig icebergFiles = IcebergFilesConfig.defaults();
     private Optional<AwsConfig> aws = Optional.empty();
-    private String resultPrefix = DurableConfig.DEFAULT_RESULT_PREFIX;
 
     private Builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
       this.registry = registry;
@@ -98,13 +88,8 @@ public record RuntimeConfig(
       return this;
     }
 
-    public Builder resultPrefix(String value) {
-      this.resultPrefix = value;
-      return this;
-    }
-
     public RuntimeConfig build() {
-      return new RuntimeConfig(registry, keys, engine, iceberg, icebergFiles, aws, resultPrefix);
+      return new RuntimeConfig(registry, keys, engine, iceberg, icebergFiles, aws);
     }
   }
 }

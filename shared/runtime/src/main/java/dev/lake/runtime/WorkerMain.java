@@ -73,15 +73,19 @@ public final class WorkerMain implements Callable<Integer> {
             .iceberg(iceberg.config())
             .icebergFiles(iceberg.files())
             .aws(Optional.of(awsConfig))
-            .resultPrefix(aws.resultPrefix())
             .build();
-    WorkerConfig workerConfig = worker.config(aws.resultPrefix());
+    WorkerConfig workerConfig = worker.config();
     LakeRuntime runtime = LakeRuntime.start(config);
     try {
       LakeRuntime.AwsDurablePorts ports = runtime.awsDurablePorts().orElseThrow();
       JobProcessor processor =
           runtime.processor(
-              ports.jobs(), ports.results(), workerConfig, Clock.systemUTC(), workerId());
+              ports.jobs(),
+              ports.results(),
+              workerConfig,
+              aws.resultLayout(),
+              Clock.systemUTC(),
+              workerId());
       return new Process(runtime, processor, ports.queue(), workerConfig, worker.threads());
     } catch (RuntimeException e) {
       runtime.close();

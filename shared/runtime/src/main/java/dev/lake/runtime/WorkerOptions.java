@@ -52,8 +52,8 @@ public final class WorkerOptions {
 
   @Mixin WorkerLimitOptions limits;
 
-  /** The validated worker settings, writing results under {@code resultPrefix}. */
-  public WorkerConfig config(String resultPrefix) {
+  /** The validated worker settings. */
+  public WorkerConfig config() {
     return limits.apply(
         WorkerConfigBuilder.builder()
             .lease(Duration.ofSeconds(leaseSeconds))
@@ -62,7 +62,6 @@ public final class WorkerOptions {
             .lambdaMargin(Duration.ofSeconds(lambdaMarginSeconds))
             .maxAttempts(maxAttempts)
             .retryDelay(Duration.ofSeconds(retryDelaySeconds))
-            .resultPrefix(resultPrefix)
             .build());
   }
 

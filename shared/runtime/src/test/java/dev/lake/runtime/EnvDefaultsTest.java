@@ -53,9 +53,9 @@ class EnvDefaultsTest {
                 Optional.empty(), Optional.of("lake-registry"), Duration.ofMillis(250)));
     assertThat(w.aws.durable().endpoint()).contains(URI.create("http://127.0.0.1:5000"));
     assertThat(w.aws.durable().bucket()).isEqualTo("b");
-    assertThat(w.worker.config("r").maxAttempts()).isEqualTo(7);
+    assertThat(w.worker.config().maxAttempts()).isEqualTo(7);
     assertThat(w.engine.snapshotCacheBytes()).isEqualTo(64L << 20);
-    assertThat(w.aws.resultPrefix()).isEqualTo("r");
+    assertThat(w.aws.resultLayout().prefix()).isEqualTo("r");
   }
 
   @Test
@@ -65,9 +65,9 @@ class EnvDefaultsTest {
             Map.of("LAKE_WORKER_MAX_ATTEMPTS", "7", "LAKE_REGISTRY", "/r.json"),
             "--worker-max-attempts",
             "2");
-    assertThat(w.worker.config("results").maxAttempts()).isEqualTo(2);
+    assertThat(w.worker.config().maxAttempts()).isEqualTo(2);
     assertThat(w.registry.source().file()).contains(java.nio.file.Path.of("/r.json"));
-    assertThat(parse(Map.of()).worker.config("results").lease()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(parse(Map.of()).worker.config().lease()).isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test

@@ -12,14 +12,13 @@ class RuntimeConfigTest {
   static final EngineConfig ENGINE = EngineConfig.defaults(Path.of("/tmp/spill"));
 
   @Test
-  void defaults_areNoIcebergNoAws_resultsUnderResults_andOneSecondRegistryFreshness() {
+  void defaults_areNoIcebergNoAws_andOneSecondRegistryFreshness() {
     RuntimeConfig c =
         RuntimeConfig.builder(
                 RegistrySource.file(Path.of("/r.json")), new KeySource.File(Path.of("/k")), ENGINE)
             .build();
     assertThat(c.iceberg()).isEmpty();
     assertThat(c.aws()).isEmpty();
-    assertThat(c.resultPrefix()).isEqualTo("results");
     assertThat(c.registry().freshness()).isEqualTo(Duration.ofSeconds(1));
   }
 

@@ -66,9 +66,7 @@ final class Attempt {
     this.current = new AtomicReference<>(claimed);
     Instant own = p.clock.instant().plus(p.config.maxExecution());
     this.deadline = own.isBefore(deadline) ? own : deadline;
-    this.directory =
-        ResultWriter.directory(
-            p.config.resultPrefix(), claimed.tenant(), claimed.queryId().orElseThrow());
+    this.directory = p.layout.directory(claimed.tenant(), claimed.queryId().orElseThrow());
   }
 
   Outcome run() {
@@ -102,7 +100,7 @@ final class Attempt {
         format = envelope.resultFormat();
         try {
           parts =
-              new ResultWriter(timedObjects, p.config.results(), p.engine.parquet())
+              new ResultWriter(timedObjects, p.layout.bounds(), p.engine.parquet())
                   .writeParts(directory, exec.reader(), format, p.allocator, this::afterBatch);
         } finally {
           writtenNanos = System.nanoTime();
@@ -151,7 +149,7 @@ final class Attempt {
 
   private Outcome publish(QueryExecution exec, List<PartRef> parts, ScheduledFuture<?> renewal) {
     renewal.cancel(false);
-    ResultWriter writer = new ResultWriter(p.objects, p.config.results());
+    ResultWriter writer = new ResultWriter(p.objects, p.layout.bounds());
     synchronized (lock) {
       // fence: prove we still hold the lease right before publishing
       if (!renewOnce() || stop.get() != null) {
@@ -170,7 +168,7 @@ final class Attempt {
               parts,
               ResultManifest.STATE_COMPLETE,
               now,
-              min(now.plus(p.config.results().resultTtl()), job.expiresAt()));
+              min(now.plus(p.layout.bounds().resultTtl()), job.expiresAt()));
       if (!writer.publish(directory, manifest)) {
         writer.discardAll(directory);
         throw new LakeException(ErrorCode.INTERNAL, "A manifest already exists for this attempt");
@@ -188,7 +186,7 @@ final class Attempt {
   }
 
   private Outcome failed(RuntimeException e) {
-    ResultWriter writer = new ResultWriter(p.objects, p.config.results());
+    ResultWriter writer = new ResultWriter(p.objects, p.layout.bounds());
     try {
       writer.discardAll(directory);
     } catch (RuntimeException cleanup) {

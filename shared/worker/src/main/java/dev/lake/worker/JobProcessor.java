@@ -11,6 +11,7 @@ import dev.lake.core.job.EnvelopeSealer;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
+import dev.lake.core.job.ResultLayout;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,11 +42,16 @@ public final class JobProcessor implements AutoCloseable {
   final QueryEngine engine;
   final BufferAllocator allocator;
   final WorkerConfig config;
+  final ResultLayout layout;
   final Clock clock;
   final String workerId;
   final ScheduledExecutorService timers;
   private final SecureRandom random = new SecureRandom();
 
+  /**
+   * @param layout where results are written and their bounds: the same record the front door reads
+   *     with
+   */
   public JobProcessor(
       JobStore jobs,
       ObjectStore objects,
@@ -54,6 +60,7 @@ public final class JobProcessor implements AutoCloseable {
       QueryEngine engine,
       BufferAllocator allocator,
       WorkerConfig config,
+      ResultLayout layout,
       Clock clock,
       String workerId) {
     this.jobs = requireNonNull(jobs, "jobs is null");
@@ -63,6 +70,7 @@ public final class JobProcessor implements AutoCloseable {
     this.engine = requireNonNull(engine, "engine is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.config = requireNonNull(config, "config is null");
+    this.layout = requireNonNull(layout, "layout is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.workerId = requireNonNull(workerId, "workerId is null");
     this.timers =

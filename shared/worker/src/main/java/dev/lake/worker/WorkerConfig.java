@@ -3,14 +3,13 @@ package dev.lake.worker;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Bounds;
-import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.JobLimits;
-import dev.lake.core.job.ResultConfig;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 
 /**
- * Worker settings, validated once.
+ * Worker settings, validated once. Where results are written and their bounds are {@link
+ * dev.lake.core.job.ResultLayout}'s, shared with the front door.
  *
  * @param lease how long a claim stays valid without renewal (default 60 s, 2 s - 15 min); a killed
  *     worker's job is taken over after at most this long
@@ -22,8 +21,6 @@ import java.time.Duration;
  *     workers that died with the job (lease expired) alike (default 3, 1 - 20)
  * @param retryDelay how long a handed-back or deferred job stays invisible (default 5 s, 0 - 15
  *     min)
- * @param resultPrefix object-key prefix of results; must equal the front door's
- * @param results part and message bounds; must equal the front door's
  * @param maxRunning the shared execution lease: jobs running at once across every worker of the
  *     deployment, counted in the job store (default 64, 1 - 10,000); a claim beyond it leaves the
  *     job PENDING and defers its message by {@code retryDelay}
@@ -38,8 +35,6 @@ public record WorkerConfig(
     @RecordBuilder.Initializer("DEFAULT_LAMBDA_MARGIN") Duration lambdaMargin,
     @RecordBuilder.Initializer("DEFAULT_MAX_ATTEMPTS") int maxAttempts,
     @RecordBuilder.Initializer("DEFAULT_RETRY_DELAY") Duration retryDelay,
-    @RecordBuilder.Initializer("DEFAULT_RESULT_PREFIX") String resultPrefix,
-    @RecordBuilder.Initializer("DEFAULT_RESULTS") ResultConfig results,
     @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING") int maxRunning,
     @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING_PER_TENANT") int maxRunningPerTenant)
     implements WorkerConfigBuilder.With {
@@ -49,8 +44,6 @@ public record WorkerConfig(
   public static final Duration DEFAULT_LAMBDA_MARGIN = Duration.ofSeconds(20);
   public static final int DEFAULT_MAX_ATTEMPTS = 3;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
-  public static final String DEFAULT_RESULT_PREFIX = DurableConfig.DEFAULT_RESULT_PREFIX;
-  public static final ResultConfig DEFAULT_RESULTS = ResultConfig.defaults();
   public static final int DEFAULT_MAX_RUNNING = 64;
   public static final int DEFAULT_MAX_RUNNING_PER_TENANT = 8;
   public static final int MAX_RUNNING = 10_000;
@@ -61,8 +54,6 @@ public record WorkerConfig(
     requireNonNull(maxExecution, "maxExecution is null");
     requireNonNull(lambdaMargin, "lambdaMargin is null");
     requireNonNull(retryDelay, "retryDelay is null");
-    requireNonNull(resultPrefix, "resultPrefix is null");
-    requireNonNull(results, "results is null");
     Bounds.check("lease", lease, Duration.ofSeconds(2), Duration.ofMinutes(15));
     Bounds.check("renewEvery", renewEvery, Duration.ofMillis(100), lease.dividedBy(2));
     Bounds.check("maxExecution", maxExecution, Duration.ofSeconds(1), Duration.ofHours(12));

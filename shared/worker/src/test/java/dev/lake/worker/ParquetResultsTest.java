@@ -77,6 +77,7 @@ class ParquetResultsTest {
             new TicketSealer(keys, TicketConfig.defaults(), clock),
             new EnvelopeSealer(keys),
             DurableConfig.defaults(),
+            WorkerFixture.LAYOUT,
             clock,
             Optional.of(codec));
   }
@@ -98,7 +99,8 @@ class ParquetResultsTest {
             new Catalogs(List.of(new Fakes.Resolver())),
             withParquet(rows, codec),
             allocator,
-            WorkerScenarios.config(1, Duration.ofSeconds(30)),
+            WorkerFixture.config(1, Duration.ofSeconds(30)),
+            WorkerFixture.LAYOUT,
             clock,
             "w1");
     processors.add(p);
@@ -107,10 +109,10 @@ class ParquetResultsTest {
 
   private JobStatus submit(ResultFormat format, Optional<String> submissionId) {
     return durable.submit(
-        WorkerScenarios.ALICE,
-        WorkerScenarios.QUERY,
+        WorkerFixture.ALICE,
+        WorkerFixture.QUERY,
         List.of(),
-        WorkerScenarios.SNAPSHOTS,
+        WorkerFixture.SNAPSHOTS,
         TestArrow.SCHEMA,
         submissionId,
         format);
@@ -119,7 +121,7 @@ class ParquetResultsTest {
   private JobStatus run(ResultFormat format, FakeEngine rows) {
     JobStatus submitted = submit(format, Optional.empty());
     assertThat(processor(rows).process(submitted.jobId(), later())).isEqualTo(Outcome.DONE);
-    JobStatus done = durable.poll(WorkerScenarios.ALICE, submitted.descriptor());
+    JobStatus done = durable.poll(WorkerFixture.ALICE, submitted.descriptor());
     assertThat(done.state()).as("%s", done.error()).isEqualTo(JobState.SUCCEEDED);
     return done;
   }
@@ -127,7 +129,7 @@ class ParquetResultsTest {
   private List<Long> download(JobStatus done) {
     List<Long> ids = new ArrayList<>();
     for (JobStatus.PartTicket p : done.parts()) {
-      ids.addAll(TestArrow.ids(durable.openPart(WorkerScenarios.ALICE, p.ticket(), allocator)));
+      ids.addAll(TestArrow.ids(durable.openPart(WorkerFixture.ALICE, p.ticket(), allocator)));
     }
     return ids;
   }
@@ -199,8 +201,7 @@ class ParquetResultsTest {
     assertThatThrownBy(
             () ->
                 TestArrow.ids(
-                    durable.openPart(
-                        WorkerScenarios.ALICE, done.parts().get(0).ticket(), allocator)))
+                    durable.openPart(WorkerFixture.ALICE, done.parts().get(0).ticket(), allocator)))
         .isInstanceOfSatisfying(
             LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL))
         .hasMessageContaining("Result part rejected");
@@ -211,13 +212,13 @@ class ParquetResultsTest {
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     // THEN it no longer matches its sealed size: gone
     assertThatThrownBy(
-            () -> durable.openPart(WorkerScenarios.ALICE, done.parts().get(1).ticket(), allocator))
+            () -> durable.openPart(WorkerFixture.ALICE, done.parts().get(1).ticket(), allocator))
         .isInstanceOfSatisfying(
             LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
     // AND the untouched part still downloads, and nothing stays staged or allocated
     assertThat(
             TestArrow.ids(
-                durable.openPart(WorkerScenarios.ALICE, done.parts().get(2).ticket(), allocator)))
+                durable.openPart(WorkerFixture.ALICE, done.parts().get(2).ticket(), allocator)))
         .isEqualTo(TestArrow.range(3_500).subList(2_000, 3_000));
     assertThat(Files.list(dir.resolve("staging"))).isEmpty();
     assertThat(allocator.getAllocatedMemory()).isZero();
@@ -236,7 +237,7 @@ class ParquetResultsTest {
         "the job started writing rows");
     assertThat(run).isNotDone();
     // WHEN the client cancels
-    assertThat(durable.cancel(WorkerScenarios.ALICE, submitted.descriptor()))
+    assertThat(durable.cancel(WorkerFixture.ALICE, submitted.descriptor()))
         .isEqualTo(JobStatus.CancelOutcome.CANCELLING);
     // THEN the worker stops; no part, manifest or staged file remains
     assertThat(run.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.DONE);
@@ -257,7 +258,8 @@ class ParquetResultsTest {
             new Catalogs(List.of(new Fakes.Resolver())),
             new FakeEngine(1, 10, Duration.ZERO),
             allocator,
-            WorkerScenarios.config(1, Duration.ofSeconds(30)),
+            WorkerFixture.config(1, Duration.ofSeconds(30)),
+            WorkerFixture.LAYOUT,
             clock,
             "w2");
     processors.add(p);

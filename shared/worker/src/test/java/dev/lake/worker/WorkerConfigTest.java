@@ -16,7 +16,6 @@ class WorkerConfigTest {
     assertThat(c.lambdaMargin()).isEqualTo(Duration.ofSeconds(20));
     assertThat(c.maxAttempts()).isEqualTo(3);
     assertThat(c.retryDelay()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(c.resultPrefix()).isEqualTo("results");
     assertThat(c.maxRunning()).isEqualTo(64);
     assertThat(c.maxRunningPerTenant()).isEqualTo(8);
     assertThat(c.runningLimits()).isEqualTo(dev.lake.core.job.JobLimits.running(8, 64));

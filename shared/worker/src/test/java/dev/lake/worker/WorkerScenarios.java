@@ -2,42 +2,22 @@ package dev.lake.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lake.core.AdmittedQuery;
-import dev.lake.core.Catalogs;
 import dev.lake.core.ErrorCode;
-import dev.lake.core.KeyService;
-import dev.lake.core.ObjectStore;
 import dev.lake.core.Principal;
-import dev.lake.core.SnapshotSet;
-import dev.lake.core.TableRef;
-import dev.lake.core.job.DurableConfig;
-import dev.lake.core.job.DurableQueries;
-import dev.lake.core.job.EnvelopeSealer;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStatus;
 import dev.lake.core.job.JobStore;
-import dev.lake.core.job.ResultConfig;
-import dev.lake.core.job.ResultFormat;
 import dev.lake.core.testing.Poll;
 import dev.lake.core.testing.TestArrow;
-import dev.lake.core.ticket.TicketConfig;
-import dev.lake.core.ticket.TicketSealer;
-import dev.lake.lance.LanceSnapshot;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,106 +25,7 @@ import org.junit.jupiter.api.Test;
  * engine and the catalog are in-test fakes of our own ports; queue, store, objects and keys are the
  * real implementations under test.
  */
-abstract class WorkerScenarios {
-  static final TableRef T = TableRef.parse("lake.sales.orders");
-  static final Principal ALICE = Principal.of("acme", "alice", Set.of("lake.sales"));
-  static final SnapshotSet SNAPSHOTS =
-      new SnapshotSet(Map.of(T, new LanceSnapshot("/data/orders", "inc-1", 3)));
-  static final AdmittedQuery QUERY =
-      AdmittedQuery.of("SELECT * FROM lake.sales.orders", AdmittedQuery.Kind.SELECT, List.of(T));
-
-  /** The ports under test, fresh per test. */
-  record Ports(JobStore jobs, JobQueue queue, ObjectStore objects, KeyService keys) {}
-
-  protected abstract Ports ports();
-
-  final Clock clock = Clock.systemUTC();
-  // set per test: the AWS subclass shares one instance across tests (PER_CLASS)
-  BufferAllocator allocator;
-  Fakes.Resolver resolver;
-  List<JobProcessor> processors;
-  Ports ports;
-  Fakes.FailingObjectStore objects;
-  DurableQueries durable;
-
-  @AfterEach
-  void closeAll() {
-    processors.forEach(JobProcessor::close);
-    allocator.close();
-  }
-
-  static WorkerConfig config(int maxAttempts, Duration maxExecution) {
-    return WorkerConfigBuilder.builder()
-        .lease(Duration.ofSeconds(2))
-        .renewEvery(Duration.ofMillis(200))
-        .maxExecution(maxExecution)
-        .lambdaMargin(Duration.ofSeconds(1))
-        .maxAttempts(maxAttempts)
-        .retryDelay(Duration.ZERO)
-        .results(new ResultConfig(1 << 30, 1_000, 1 << 20, 1_000, 1 << 20, Duration.ofHours(1)))
-        .build();
-  }
-
-  void setUp() {
-    allocator = new RootAllocator();
-    resolver = new Fakes.Resolver();
-    processors = new ArrayList<>();
-    ports = ports();
-    objects = new Fakes.FailingObjectStore(ports.objects());
-    durable =
-        new DurableQueries(
-            ports.jobs(),
-            ports.queue(),
-            objects,
-            new TicketSealer(ports.keys(), TicketConfig.defaults(), clock),
-            new EnvelopeSealer(ports.keys()),
-            DurableConfig.defaults(),
-            clock,
-            Optional.empty());
-  }
-
-  JobProcessor processor(String id, FakeEngine engine, WorkerConfig config) {
-    JobProcessor p =
-        new JobProcessor(
-            ports.jobs(),
-            objects,
-            new EnvelopeSealer(ports.keys()),
-            new Catalogs(List.of(resolver)),
-            engine,
-            allocator,
-            config,
-            clock,
-            id);
-    processors.add(p);
-    return p;
-  }
-
-  JobStatus submit() {
-    // a fresh submission id: the AWS fixture shares one job table across tests
-    return durable.submit(
-        ALICE,
-        QUERY,
-        List.of(),
-        SNAPSHOTS,
-        TestArrow.SCHEMA,
-        Optional.of(UUID.randomUUID().toString()),
-        ResultFormat.ARROW);
-  }
-
-  Job job(JobStatus s) {
-    return ports.jobs().find(s.jobId()).orElseThrow();
-  }
-
-  List<String> manifests() {
-    return ports.objects().list("results/acme/").stream()
-        .filter(k -> k.endsWith("/manifest.json"))
-        .toList();
-  }
-
-  Instant later() {
-    return clock.instant().plusSeconds(60);
-  }
-
+abstract class WorkerScenarios extends WorkerFixture {
   @Test
   void run_writesBoundedParts_thenManifest_andPollServesEveryRow() {
     // GIVEN a submitted 3,500-row query and parts capped at 1,000 rows
@@ -431,30 +312,6 @@ abstract class WorkerScenarios {
     ports.jobs().compareAndSet(running.version(), running.cancel(clock.instant()));
     assertThat(worker.process(second.jobId(), later())).isEqualTo(Outcome.DONE);
     assertThat(job(second).state()).isEqualTo(JobState.SUCCEEDED);
-  }
-
-  private JobQueue.Message lastDelivery;
-
-  /** Receives once; the delivery of {@code jobId}, if it was among them (kept in lastDelivery). */
-  private Optional<JobQueue.Message> receiveJob(String jobId) {
-    for (JobQueue.Message m : ports.queue().receive(10, Duration.ofMillis(200))) {
-      if (m.jobId().equals(jobId)) {
-        lastDelivery = m;
-        return Optional.of(m);
-      }
-    }
-    return Optional.empty();
-  }
-
-  JobStatus submit(Principal principal) {
-    return durable.submit(
-        principal,
-        QUERY,
-        List.of(),
-        SNAPSHOTS,
-        TestArrow.SCHEMA,
-        Optional.of(UUID.randomUUID().toString()),
-        ResultFormat.ARROW);
   }
 
   @Test

@@ -50,11 +50,13 @@ public final class DurableQueries {
   private final EnvelopeSealer envelopes;
   private final ResultReader reader;
   private final DurableConfig config;
+  private final ResultConfig bounds;
   private final Clock clock;
   private final Cache<String, ResultManifest> manifests =
       Caffeine.newBuilder().maximumSize(1024).build();
 
   /**
+   * @param layout where results live and their bounds: the same record the workers write with
    * @param parquet decodes Parquet parts on download; without it they fail {@code UNSUPPORTED}
    */
   public DurableQueries(
@@ -64,6 +66,7 @@ public final class DurableQueries {
       TicketSealer tickets,
       EnvelopeSealer envelopes,
       DurableConfig config,
+      ResultLayout layout,
       Clock clock,
       Optional<ParquetCodec> parquet) {
     this.jobs = requireNonNull(jobs, "jobs is null");
@@ -72,8 +75,9 @@ public final class DurableQueries {
     this.tickets = requireNonNull(tickets, "tickets is null");
     this.envelopes = requireNonNull(envelopes, "envelopes is null");
     this.config = requireNonNull(config, "config is null");
+    this.bounds = requireNonNull(layout, "layout is null").bounds();
     this.clock = requireNonNull(clock, "clock is null");
-    this.reader = new ResultReader(objects, config.results(), parquet);
+    this.reader = new ResultReader(objects, bounds, parquet);
   }
 
   /**
@@ -393,7 +397,7 @@ public final class DurableQueries {
     }
     try (InputStream stream = in.get()) {
       ResultManifest manifest =
-          ResultManifest.fromJson(stream.readNBytes(config.results().maxMetadataBytes() * 4));
+          ResultManifest.fromJson(stream.readNBytes(bounds.maxMetadataBytes() * 4));
       manifests.put(key, manifest);
       return manifest;
     } catch (IOException e) {

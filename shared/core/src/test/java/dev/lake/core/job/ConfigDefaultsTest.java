@@ -27,7 +27,6 @@ class ConfigDefaultsTest {
   @Test
   void durableConfig_defaults_areDocumentedValues() {
     DurableConfig c = DurableConfig.defaults();
-    assertThat(c.resultPrefix()).isEqualTo("results");
     assertThat(c.jobTtl()).isEqualTo(Duration.ofHours(24));
     assertThat(c.partTicketTtl()).isEqualTo(Duration.ofMinutes(15));
     assertThat(c.maxQueuedPerTenant()).isEqualTo(100);
@@ -42,23 +41,23 @@ class ConfigDefaultsTest {
   }
 
   @Test
-  void durableConfig_rejectsAbsolutePrefix() {
-    assertThatThrownBy(
-            () ->
-                new DurableConfig(
-                    "/abs", Duration.ofHours(1), Duration.ofMinutes(1), ResultConfig.defaults()))
+  void resultLayout_defaults_areResultsUnderResults_withTheDefaultBounds() {
+    ResultLayout c = ResultLayout.defaults();
+    assertThat(c.prefix()).isEqualTo("results");
+    assertThat(c.bounds()).isEqualTo(ResultConfig.defaults());
+    assertThat(c.directory("acme", "q1")).isEqualTo("results/acme/q1");
+    assertThat(c.withPrefix("").directory("acme", "q1")).isEqualTo("acme/q1");
+  }
+
+  @Test
+  void resultLayout_rejectsAbsolutePrefix() {
+    assertThatThrownBy(() -> ResultLayout.defaults().withPrefix("/abs"))
         .hasMessage("resultPrefix must be empty or a relative key prefix: /abs");
   }
 
   @Test
   void durableConfig_rejectsAJobTtlOutOfRange_namingTheValue() {
-    assertThatThrownBy(
-            () ->
-                new DurableConfig(
-                    "results",
-                    Duration.ofSeconds(5),
-                    Duration.ofMinutes(1),
-                    ResultConfig.defaults()))
+    assertThatThrownBy(() -> DurableConfig.defaults().withJobTtl(Duration.ofSeconds(5)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("jobTtl must be between PT1M and PT720H: PT5S");
   }

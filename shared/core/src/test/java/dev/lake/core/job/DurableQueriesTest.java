@@ -69,6 +69,7 @@ class DurableQueriesTest {
             new TicketSealer(keys, TicketConfig.defaults(), clock),
             envelopes,
             DurableConfig.defaults(),
+            ResultLayout.defaults(),
             clock,
             Optional.empty());
   }
@@ -136,6 +137,7 @@ class DurableQueriesTest {
             new TicketSealer(LocalKeyRing.ephemeral(), TicketConfig.defaults(), clock),
             envelopes,
             DurableConfig.defaults().withMaxQueuedPerTenant(2),
+            ResultLayout.defaults(),
             clock,
             Optional.empty());
     JobStatus first = submit(ALICE, Optional.of("q-1"));

@@ -1,8 +1,10 @@
 package dev.lake.iceberg.demo;
 
-import static dev.lake.iceberg.demo.IcebergFederationTest.PEOPLE;
-import static dev.lake.iceberg.demo.IcebergFederationTest.people;
-import static dev.lake.iceberg.demo.IcebergFederationTest.person;
+import static dev.lake.iceberg.demo.IcebergTestTables.PEOPLE;
+import static dev.lake.iceberg.demo.IcebergTestTables.partitionKey;
+import static dev.lake.iceberg.demo.IcebergTestTables.people;
+import static dev.lake.iceberg.demo.IcebergTestTables.person;
+import static dev.lake.iceberg.demo.IcebergTestTables.ref;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,15 +30,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -52,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DirectScanTest {
   @TempDir static Path dir;
+  static IcebergTestTables tables;
   static RestCatalogFixture fixture;
   static Catalog backend;
   static BufferAllocator allocator;
@@ -59,14 +59,12 @@ class DirectScanTest {
   static DuckDbQueryEngine engine;
   static DuckDbSqlAdmission admission;
   static Path cache;
-  static final AtomicInteger names = new AtomicInteger();
 
   @BeforeAll
   static void start() throws Exception {
-    fixture = RestCatalogFixture.startLocal(dir.resolve("catalog"));
-    backend = fixture.backend();
-    DemoTables.create(backend);
-    ((SupportsNamespaces) backend).createNamespace(Namespace.of("d"));
+    tables = IcebergTestTables.start(dir.resolve("catalog"), "d", "direct_");
+    fixture = tables.fixture();
+    backend = tables.backend();
     allocator = new RootAllocator();
     cache = dir.resolve("files");
     iceberg =
@@ -86,7 +84,7 @@ class DirectScanTest {
     engine.close();
     iceberg.close();
     allocator.close();
-    fixture.close();
+    tables.close();
   }
 
   @Test
@@ -109,9 +107,9 @@ class DirectScanTest {
   @Test
   void select_costsOneCatalogLoad_theVerifyBeforeIt() {
     // GIVEN a resolved table
-    Table t = newTable(PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 5));
-    TableRef ref = IcebergFederationTest.ref(t);
+    TableRef ref = ref(t);
     IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
     long before = fixture.loadTableRequests("d", ref.table());
 
@@ -126,7 +124,7 @@ class DirectScanTest {
   @Test
   void select_appliesPositionAndEqualityDeletes_likeIcebergGenerics() {
     // GIVEN rows 1 and 3 deleted by position and ids 5 and 7 by equality
-    Table t = newTable(PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PartitionSpec.unpartitioned());
     DataFile file = DemoTablesSupport.append(t, people(0, 10));
     t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, file, 1, 3)).commit();
     org.apache.iceberg.Schema key = PEOPLE.select("id");
@@ -139,7 +137,7 @@ class DirectScanTest {
     t.newRowDelta().addDeletes(TableFiles.writeEqualityDeletes(t, key, null, keys)).commit();
     // a later append is not affected by the earlier equality delete (sequence numbers)
     DemoTablesSupport.append(t, people(5, 6));
-    TableRef ref = IcebergFederationTest.ref(t);
+    TableRef ref = ref(t);
     IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
     long before = iceberg.directScans();
 
@@ -163,7 +161,7 @@ class DirectScanTest {
             Types.NestedField.optional(2, "name", Types.StringType.get()),
             Types.NestedField.optional(3, "region", Types.IntegerType.get()),
             Types.NestedField.optional(4, "score", Types.DecimalType.of(10, 2)));
-    Table t = newTable(schema, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(schema, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 4));
     long before = t.currentSnapshot().snapshotId();
     t.updateSchema()
@@ -182,7 +180,7 @@ class DirectScanTest {
       later.add(r);
     }
     DemoTablesSupport.append(t, later);
-    TableRef ref = IcebergFederationTest.ref(t);
+    TableRef ref = ref(t);
     IcebergSnapshot now = (IcebergSnapshot) iceberg.resolver().resolve(ref);
     IcebergSnapshot old = new IcebergSnapshot("iceberg", now.tableUuid(), before, "");
 
@@ -199,17 +197,15 @@ class DirectScanTest {
   @Test
   void select_readsIdentityPartitionConstants_andPrunesWithFilters() {
     // GIVEN a table partitioned by region, one file per region
-    Table t = newTable(PartitionSpec.builderFor(PEOPLE).identity("region").build());
+    Table t = tables.newTable(PartitionSpec.builderFor(PEOPLE).identity("region").build());
     for (int region = 0; region < 3; region++) {
       List<Record> rows = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         rows.add(person(region * 10 + i, region));
       }
-      t.newAppend()
-          .appendFile(TableFiles.writeData(t, IcebergFederationTest.partitionKey(t, region), rows))
-          .commit();
+      t.newAppend().appendFile(TableFiles.writeData(t, partitionKey(t, region), rows)).commit();
     }
-    TableRef ref = IcebergFederationTest.ref(t);
+    TableRef ref = ref(t);
     IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
 
     // WHEN read whole and with a pushed partition predicate
@@ -228,9 +224,9 @@ class DirectScanTest {
   @Test
   void select_readsTheSealedSnapshot_afterANewCommit_andFailsClosedOnceExpired() {
     // GIVEN a sealed snapshot followed by another commit
-    Table t = newTable(PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 5));
-    TableRef ref = IcebergFederationTest.ref(t);
+    TableRef ref = ref(t);
     IcebergSnapshot sealed = (IcebergSnapshot) iceberg.resolver().resolve(ref);
     DemoTablesSupport.append(t, people(5, 9));
     t.refresh();
@@ -256,12 +252,12 @@ class DirectScanTest {
         new org.apache.iceberg.Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
             Types.NestedField.optional(2, "u", Types.UUIDType.get()));
-    Table t = newTable(schema, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(schema, PartitionSpec.unpartitioned());
     Record r = GenericRecord.create(schema);
     r.set(0, 1L);
     r.set(1, java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"));
     DemoTablesSupport.append(t, List.of(r));
-    TableRef ref = IcebergFederationTest.ref(t);
+    TableRef ref = ref(t);
     IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
     long before = iceberg.directScans();
 
@@ -311,14 +307,5 @@ class DirectScanTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  static Table newTable(PartitionSpec spec) {
-    return newTable(PEOPLE, spec);
-  }
-
-  static Table newTable(org.apache.iceberg.Schema schema, PartitionSpec spec) {
-    TableIdentifier id = TableIdentifier.of("d", "direct_" + names.incrementAndGet());
-    return backend.createTable(id, schema, spec, Map.of("format-version", "2"));
   }
 }

@@ -1,5 +1,12 @@
 package dev.lake.iceberg.demo;
 
+import static dev.lake.iceberg.demo.IcebergTestTables.PEOPLE;
+import static dev.lake.iceberg.demo.IcebergTestTables.partitionKey;
+import static dev.lake.iceberg.demo.IcebergTestTables.people;
+import static dev.lake.iceberg.demo.IcebergTestTables.person;
+import static dev.lake.iceberg.demo.IcebergTestTables.ref;
+import static dev.lake.iceberg.demo.IcebergTestTables.v2;
+import static dev.lake.iceberg.demo.OAuth2TestSupport.catchLake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,13 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -29,8 +34,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -43,28 +46,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The resolver and reader against Iceberg's own REST catalog server, on the local filesystem. */
 class IcebergFederationTest {
-  static final org.apache.iceberg.Schema PEOPLE =
-      new org.apache.iceberg.Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "name", Types.StringType.get()),
-          Types.NestedField.optional(3, "region", Types.IntegerType.get()),
-          Types.NestedField.optional(4, "score", Types.DecimalType.of(10, 2)));
-
   @TempDir static Path dir;
+  static IcebergTestTables tables;
   static RestCatalogFixture fixture;
   static Catalog backend;
   static BufferAllocator allocator;
   static IcebergFederation iceberg;
-  static final AtomicInteger names = new AtomicInteger();
 
   @BeforeAll
   static void start() throws Exception {
-    fixture = RestCatalogFixture.startLocal(dir);
-    backend = fixture.backend();
-    DemoTables.create(backend);
-    ((SupportsNamespaces) backend).createNamespace(Namespace.of("t"));
-    ((SupportsNamespaces) backend).createNamespace(Namespace.of("secret"));
-    ((SupportsNamespaces) backend).createNamespace(Namespace.of("other"));
+    tables = IcebergTestTables.start(dir, "t", "table_", "secret", "other");
+    fixture = tables.fixture();
+    backend = tables.backend();
     allocator = new RootAllocator();
     iceberg =
         IcebergFederation.connect(
@@ -76,7 +69,7 @@ class IcebergFederationTest {
   static void stop() throws Exception {
     iceberg.close();
     allocator.close();
-    fixture.close();
+    tables.close();
   }
 
   @Test
@@ -103,7 +96,7 @@ class IcebergFederationTest {
   @Test
   void scan_readsTheSealedSnapshot_afterANewCommit() {
     // GIVEN a table resolved at its first snapshot
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 5));
     TableRef ref = ref(t);
     Snapshot sealed = iceberg.resolver().resolve(ref);
@@ -122,7 +115,7 @@ class IcebergFederationTest {
   @Test
   void verifyAndScan_failClosed_whenTheSealedSnapshotExpired() {
     // GIVEN a sealed snapshot that retention then expired
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 5));
     TableRef ref = ref(t);
     IcebergSnapshot sealed = (IcebergSnapshot) iceberg.resolver().resolve(ref);
@@ -143,7 +136,7 @@ class IcebergFederationTest {
   @Test
   void verify_failsClosed_whenTheTableWasDroppedAndRecreated() {
     // GIVEN a sealed snapshot of a table that is then dropped and created again
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 5));
     TableRef ref = ref(t);
     Snapshot sealed = iceberg.resolver().resolve(ref);
@@ -162,7 +155,7 @@ class IcebergFederationTest {
   @Test
   void resolve_isSingleFlight_200ConcurrentCallersOnAColdKeyCauseOneLoadTable() throws Exception {
     // GIVEN a table nobody has resolved yet
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 3));
     TableRef ref = ref(t);
     CountDownLatch go = new CountDownLatch(1);
@@ -194,7 +187,7 @@ class IcebergFederationTest {
   @Test
   void scan_appliesPositionDeletes_likeIcebergGenerics() {
     // GIVEN a v2 table whose data file has rows 1 and 3 deleted by position
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DataFile file = DemoTablesSupport.append(t, people(0, 10));
     t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, file, 1, 3)).commit();
     TableRef ref = ref(t);
@@ -207,7 +200,7 @@ class IcebergFederationTest {
   @Test
   void scan_appliesEqualityDeletes_likeIcebergGenerics() {
     // GIVEN a v2 table with an equality delete on id in (2, 5)
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 10));
     org.apache.iceberg.Schema key = PEOPLE.select("id");
     List<Record> keys = new ArrayList<>();
@@ -237,7 +230,7 @@ class IcebergFederationTest {
   @Test
   void scan_readsByFieldId_afterRenameAddAndDropColumn() {
     // GIVEN rows written before and after a rename, an added column and a dropped column
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 4));
     long before = t.currentSnapshot().snapshotId();
     t.updateSchema()
@@ -276,7 +269,7 @@ class IcebergFederationTest {
   @Test
   void scan_prunesPartitionsAndFiles_withPushedPredicates() {
     // GIVEN a table partitioned by region with one file per region
-    Table t = newTable(PEOPLE, PartitionSpec.builderFor(PEOPLE).identity("region").build());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.builderFor(PEOPLE).identity("region").build());
     for (int region = 0; region < 3; region++) {
       List<Record> rows = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
@@ -340,7 +333,7 @@ class IcebergFederationTest {
   void listTables_showsExplicitTablesThatExist_andOnlyResolvedTablesOfNamespaces() {
     // GIVEN other.listed allowlisted explicitly, and a table in namespace t nobody resolved
     backend.createTable(TableIdentifier.of("other", "listed"), PEOPLE);
-    Table unseen = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table unseen = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     iceberg.resolver().resolve(TableRef.parse("iceberg.demo.region"));
     fixture.resetRequests();
 
@@ -359,7 +352,7 @@ class IcebergFederationTest {
   @Test
   void tableWithoutSnapshot_resolvesToNoSnapshot_andReadsEmpty() {
     // GIVEN a table created but never written
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     TableRef ref = ref(t);
 
     // WHEN resolved and scanned
@@ -375,7 +368,7 @@ class IcebergFederationTest {
   @Test
   void scan_failsWithExternalUnavailable_withoutTheLocation_whenADataFileIsGone() throws Exception {
     // GIVEN a table whose data file vanished from storage
-    Table t = newTable(PEOPLE, PartitionSpec.unpartitioned());
+    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
     DataFile file = DemoTablesSupport.append(t, people(0, 3));
     Files.delete(Path.of(java.net.URI.create(file.location()).getPath()));
     TableRef ref = ref(t);
@@ -395,53 +388,5 @@ class IcebergFederationTest {
   static List<List<Object>> scan(TableRef ref, Snapshot s) {
     return Rows.scan(
         iceberg.reader(), ref, s, new ScanRequest(List.of(), List.of(), 4, 3), allocator);
-  }
-
-  static Table newTable(org.apache.iceberg.Schema schema, PartitionSpec spec) {
-    TableIdentifier id = TableIdentifier.of("t", "table_" + names.incrementAndGet());
-    return backend.createTable(id, schema, spec, v2());
-  }
-
-  static Map<String, String> v2() {
-    return Map.of("format-version", "2");
-  }
-
-  static TableRef ref(Table t) {
-    String[] parts = t.name().split("\\.");
-    return new TableRef("iceberg", parts[parts.length - 2], parts[parts.length - 1]);
-  }
-
-  static List<Record> people(int from, int to) {
-    List<Record> out = new ArrayList<>();
-    for (int i = from; i < to; i++) {
-      out.add(person(i, i % 3));
-    }
-    return out;
-  }
-
-  static Record person(int i, int region) {
-    Record r = GenericRecord.create(PEOPLE);
-    r.set(0, (long) i);
-    r.set(1, "p" + i);
-    r.set(2, region);
-    r.set(3, new java.math.BigDecimal(i + ".25"));
-    return r;
-  }
-
-  static org.apache.iceberg.PartitionKey partitionKey(Table t, int region) {
-    org.apache.iceberg.PartitionKey key = new org.apache.iceberg.PartitionKey(t.spec(), t.schema());
-    key.partition(
-        new org.apache.iceberg.data.InternalRecordWrapper(t.schema().asStruct())
-            .wrap(person(0, region)));
-    return key;
-  }
-
-  static LakeException catchLake(Runnable r) {
-    try {
-      r.run();
-    } catch (LakeException e) {
-      return e;
-    }
-    throw new AssertionError("expected a LakeException");
   }
 }
