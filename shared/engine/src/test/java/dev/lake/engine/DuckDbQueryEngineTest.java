@@ -339,6 +339,18 @@ class DuckDbQueryEngineTest {
   }
 
   @Test
+  void engine_disablesTheBuildProbeSwap_thatMadeQ10OverNativeCopiesSlow() throws Exception {
+    // GIVEN the engine's DuckDB WHEN its optimizer settings are read THEN the swap is off
+    // (bench.md)
+    try (DuckDBConnection c = engine.connectionForTest();
+        java.sql.ResultSet rs =
+            c.createStatement().executeQuery("SELECT current_setting('disabled_optimizers')")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).contains("build_side_probe_side");
+    }
+  }
+
+  @Test
   void engine_isHardened_settingsLocked_andNoExternalAccess() throws Exception {
     try (DuckDBConnection c = engine.connectionForTest()) {
       assertThatThrownBy(() -> c.createStatement().execute("SET threads = 1"))
