@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
@@ -14,15 +12,11 @@ import dev.lake.core.ObjectStore;
 import dev.lake.core.Principal;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.job.JobStatus.CancelOutcome;
-import dev.lake.core.job.JobStatus.PartTicket;
 import dev.lake.core.ticket.TicketKind;
 import dev.lake.core.ticket.TicketSealer;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -32,7 +26,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * The durable tier as the front door sees it: submit, poll, cancel, download. Callers pass already
  * admitted, authorized and resolved statements (the same path as GetFlightInfo); this service
- * speaks no Flight types, so the producer only translates.
+ * speaks no Flight types, so the producer only translates. Jobs (submission, status, cancel) and
+ * who may see them are decided here; a succeeded job's published result (manifest, part tickets,
+ * opening one part) is {@link ResultParts}'s.
  *
  * <p>Identity: a poll descriptor or part ticket only opens for the principal it was sealed for, and
  * a job of another principal answers exactly like a job that does not exist.
@@ -45,15 +41,11 @@ public final class DurableQueries {
 
   private final JobStore jobs;
   private final JobQueue queue;
-  private final ObjectStore objects;
   private final TicketSealer tickets;
   private final EnvelopeSealer envelopes;
-  private final ResultReader reader;
+  private final ResultParts results;
   private final DurableConfig config;
-  private final ResultConfig bounds;
   private final Clock clock;
-  private final Cache<String, ResultManifest> manifests =
-      Caffeine.newBuilder().maximumSize(1024).build();
 
   /**
    * @param layout where results live and their bounds: the same record the workers write with
@@ -71,13 +63,17 @@ public final class DurableQueries {
       Optional<ParquetCodec> parquet) {
     this.jobs = requireNonNull(jobs, "jobs is null");
     this.queue = requireNonNull(queue, "queue is null");
-    this.objects = requireNonNull(objects, "objects is null");
     this.tickets = requireNonNull(tickets, "tickets is null");
     this.envelopes = requireNonNull(envelopes, "envelopes is null");
     this.config = requireNonNull(config, "config is null");
-    this.bounds = requireNonNull(layout, "layout is null").bounds();
     this.clock = requireNonNull(clock, "clock is null");
-    this.reader = new ResultReader(objects, bounds, parquet);
+    this.results =
+        new ResultParts(
+            objects,
+            tickets,
+            requireNonNull(layout, "layout is null").bounds(),
+            config.partTicketTtl(),
+            parquet);
   }
 
   /**
@@ -201,23 +197,11 @@ public final class DurableQueries {
 
   /** Opens exactly the part a RESULT_PART ticket names; the caller closes the reader. */
   public ArrowReader openPart(Principal principal, byte[] ticket, BufferAllocator allocator) {
-    JsonNode claims = tickets.unseal(ticket, TicketKind.RESULT_PART, principal);
-    String key = claims.path("key").asText("");
-    long bytes = claims.path("bytes").asLong(-1);
-    String jobId = claims.path("job").asText("");
-    if (key.isEmpty() || bytes < 0 || jobId.isEmpty()) {
-      throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
-    }
+    ResultParts.Claims claims = results.claims(principal, ticket);
     // grants are re-checked at download too: a ticket issued before a revocation stops working
-    Job job = jobs.find(jobId).orElseThrow(DurableQueries::unknownJob);
+    Job job = jobs.find(claims.jobId()).orElseThrow(DurableQueries::unknownJob);
     checkGranted(principal, job);
-    // tickets issued before Parquet results existed carry no format: they name IPC parts
-    if (ResultFormat.parse(Optional.of(claims.path("format").asText("arrow")))
-        == ResultFormat.ARROW) {
-      return reader.open(key, bytes, allocator);
-    }
-    ResultManifest manifest = manifest(job.manifestKey().orElseThrow(DurableQueries::unknownJob));
-    return reader.openParquet(manifest, claims.path("part").asInt(-1), key, bytes, allocator);
+    return results.open(claims, job, allocator);
   }
 
   /**
@@ -354,62 +338,10 @@ public final class DurableQueries {
           List.of(),
           job.failure());
     }
-    ResultManifest manifest = manifest(job.manifestKey().orElseThrow());
-    if (!manifest.expiresAt().isAfter(now)) {
-      throw new LakeException(ErrorCode.NOT_FOUND, "The result expired; submit the query again");
-    }
-    Instant ticketExpiry = min(now.plus(config.partTicketTtl()), manifest.expiresAt());
-    List<PartTicket> parts = new ArrayList<>();
-    for (PartRef part : manifest.parts()) {
-      ObjectNode claims =
-          JsonNodeFactory.instance
-              .objectNode()
-              .put("job", job.id())
-              .put("query", manifest.queryId())
-              .put("part", part.index())
-              .put("key", part.key())
-              .put("bytes", part.bytes())
-              .put("format", manifest.resultFormat().option());
-      byte[] ticket =
-          tickets.seal(
-              TicketKind.RESULT_PART, principal, Duration.between(now, ticketExpiry), claims);
-      parts.add(new PartTicket(part.index(), ticket, part.rows(), part.bytes(), ticketExpiry));
-    }
-    return new JobStatus(
-        job.id(),
-        job.state(),
-        descriptor,
-        min(job.expiresAt(), manifest.expiresAt()),
-        manifest.schema(),
-        1,
-        parts,
-        Optional.empty());
+    return results.status(principal, job, descriptor, now);
   }
 
-  private ResultManifest manifest(String key) {
-    ResultManifest cached = manifests.getIfPresent(key);
-    if (cached != null) {
-      return cached;
-    }
-    Optional<InputStream> in = objects.find(key);
-    if (in.isEmpty()) {
-      throw new LakeException(ErrorCode.NOT_FOUND, "The result expired; submit the query again");
-    }
-    try (InputStream stream = in.get()) {
-      ResultManifest manifest =
-          ResultManifest.fromJson(stream.readNBytes(bounds.maxMetadataBytes() * 4));
-      manifests.put(key, manifest);
-      return manifest;
-    } catch (IOException e) {
-      throw new LakeException(ErrorCode.EXTERNAL_UNAVAILABLE, "Cannot read the result manifest");
-    }
-  }
-
-  private static Instant min(Instant a, Instant b) {
-    return a.isBefore(b) ? a : b;
-  }
-
-  private static LakeException unknownJob() {
+  static LakeException unknownJob() {
     return new LakeException(ErrorCode.NOT_FOUND, "Unknown or expired job; submit the query again");
   }
 }
