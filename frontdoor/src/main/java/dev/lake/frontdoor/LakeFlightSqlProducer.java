@@ -12,7 +12,6 @@ import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.Criteria;
 import org.apache.arrow.flight.FlightDescriptor;
-import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.PollInfo;
@@ -46,18 +45,18 @@ import org.apache.arrow.memory.BufferAllocator;
  * The Flight SQL surface of lake: the one producer, a routing table by composition. It
  * authenticates nothing itself (the middleware did); every Flight SQL command is one delegation to
  * {@link StatementHandler} (statements, prepared statements), {@link MetadataHandler} with {@link
- * MetadataInfo} (catalog browsing) or {@link DurableHandler} (PollFlightInfo, result parts, job
- * cancels, {@code x-lake-durable} GetFlightInfo). Flight SQL's own command decoding is the {@link
- * FlightSqlProducer} defaults; {@link FlightErrorEdge} wraps this producer and maps every failure
- * through {@link FlightErrors}, so methods here simply throw. Commands that write, transact or use
- * Substrait are UNIMPLEMENTED.
+ * MetadataInfo} (catalog browsing) or {@link TierRouter} (calls either tier could answer: statement
+ * GetFlightInfo, PollFlightInfo, result parts, cancels). Flight SQL's own command decoding is the
+ * {@link FlightSqlProducer} defaults; {@link FlightErrorEdge} wraps this producer and maps every
+ * failure through {@link FlightErrors}, so methods here simply throw. Commands that write, transact
+ * or use Substrait are UNIMPLEMENTED.
  */
 final class LakeFlightSqlProducer implements FlightSqlProducer {
   private final StatementHandler statements;
   private final MetadataHandler metadata;
   private final SqlInfoBuilder sqlInfo;
   private final BufferAllocator allocator;
-  private final Optional<DurableHandler> durable;
+  private final TierRouter tiers;
 
   LakeFlightSqlProducer(
       StatementHandler statements,
@@ -69,7 +68,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     this.metadata = requireNonNull(metadata, "metadata is null");
     this.sqlInfo = requireNonNull(sqlInfo, "sqlInfo is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
-    this.durable = requireNonNull(durable, "durable is null");
+    this.tiers = new TierRouter(statements, durable);
   }
 
   // ---- the two RPCs Flight SQL does not route: raw sealed envelopes of the durable tier ----
@@ -77,13 +76,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   /** PollFlightInfo (not routed by FlightSqlProducer): the durable tier, see DurableHandler. */
   @Override
   public PollInfo pollFlightInfo(CallContext context, FlightDescriptor descriptor) {
-    return durable()
-        .poll(
-            principal(context),
-            descriptor,
-            RequestHeaders.submissionId(context),
-            RequestHeaders.resultFormat(context),
-            CallNotes.of(context));
+    return tiers.poll(context, principal(context), descriptor);
   }
 
   /**
@@ -93,8 +86,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
    */
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
-    if (DurableHandler.isSealed(ticket.getBytes())) {
-      durable().stream(principal(context), ticket.getBytes(), listener, CallNotes.of(context));
+    if (tiers.streamPart(context, principal(context), ticket, listener)) {
       return;
     }
     FlightTickets.parse(ticket);
@@ -115,7 +107,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     if (command.hasTransactionId()) {
       throw FlightErrors.unimplemented("Transactions");
     }
-    return flightInfo(context, principal(context), command.getQuery(), List.of(), descriptor);
+    return tiers.flightInfo(context, principal(context), command.getQuery(), List.of(), descriptor);
   }
 
   @Override
@@ -139,19 +131,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public void cancelFlightInfo(
       CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
-    Principal principal = principal(context);
-    Optional<CancelStatus> job = durable.flatMap(d -> d.cancel(principal, request.getInfo()));
-    if (job.isPresent()) {
-      listener.onNext(job.get());
-      listener.onCompleted();
-      return;
-    }
-    int cancelled = 0;
-    for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
-      cancelled +=
-          statements.cancel(principal, FlightTickets.statementHandle(endpoint.getTicket()));
-    }
-    listener.onNext(cancelled > 0 ? CancelStatus.CANCELLED : CancelStatus.NOT_CANCELLABLE);
+    listener.onNext(tiers.cancel(principal(context), request));
     listener.onCompleted();
   }
 
@@ -186,7 +166,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     Principal principal = principal(context);
     PreparedHandle handle =
         statements.openPrepared(principal, command.getPreparedStatementHandle());
-    return flightInfo(context, principal, handle.sql(), handle.parameters(), descriptor);
+    return tiers.flightInfo(context, principal, handle.sql(), handle.parameters(), descriptor);
   }
 
   @Override
@@ -371,38 +351,5 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
 
   private static Principal principal(CallContext context) {
     return AuthMiddleware.principal(context);
-  }
-
-  /**
-   * GetFlightInfo of a statement: the interactive tier, or the durable one when the tier is on and
-   * the call sent {@code x-lake-durable: true}.
-   */
-  private FlightInfo flightInfo(
-      CallContext context,
-      Principal principal,
-      String sql,
-      List<Object> parameters,
-      FlightDescriptor descriptor) {
-    if (durable.isPresent() && RequestHeaders.durableRequested(context)) {
-      return durable
-          .get()
-          .flightInfo(
-              principal,
-              sql,
-              parameters,
-              RequestHeaders.submissionId(context),
-              RequestHeaders.resultFormat(context),
-              CallNotes.of(context));
-    }
-    statements.deadline(context); // a bad x-lake-timeout-ms fails before planning
-    return statements.flightInfo(principal, sql, parameters, descriptor, CallNotes.of(context));
-  }
-
-  private DurableHandler durable() {
-    return durable.orElseThrow(
-        () ->
-            new LakeException(
-                ErrorCode.UNSUPPORTED,
-                "The durable result tier is not enabled on this server; use GetFlightInfo"));
   }
 }
