@@ -285,8 +285,8 @@ final class DuckDbExecution implements QueryExecution {
 
   /**
    * A failure while setting a query up (connection, input registration): RESOURCE_EXHAUSTED when
-   * DuckDB's shared memory pool is full at that moment (a transient state the caller can retry),
-   * else INTERNAL naming {@code what}.
+   * the DuckDB memory pool it runs in is full at that moment (a transient state the caller can
+   * retry), else INTERNAL naming {@code what}.
    */
   static LakeException setupFailure(String what, Throwable e) {
     if (e instanceof LakeException lake) {
@@ -296,8 +296,8 @@ final class DuckDbExecution implements QueryExecution {
       if (String.valueOf(t.getMessage()).contains("Out of Memory")) {
         return new LakeException(
             ErrorCode.RESOURCE_EXHAUSTED,
-            "The engine's memory is in use by running queries; retry later or submit the query"
-                + " to the durable tier",
+            "The engine memory pool this query runs in is held by running queries; retry later"
+                + " or submit the query to the durable tier",
             e);
       }
     }
