@@ -2,8 +2,6 @@ package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FileScanSource;
@@ -40,7 +38,6 @@ import org.duckdb.DuckDBConnection;
  */
 public final class DuckDbQueryEngine implements QueryEngine {
   private final EngineConfig config;
-  private final List<TableReader> readers;
 
   /** The database that plans (never runs) statements; see the constructor. */
   private final EnginePool planning;
@@ -52,11 +49,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final BufferAllocator planAllocator = new RootAllocator();
   private final AtomicLong ids = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Cache<PlanKey, QueryPlan> plans =
-      Caffeine.newBuilder()
-          .maximumWeight(MAX_PLAN_WEIGHT)
-          .<PlanKey, QueryPlan>weigher((k, p) -> k.query().sql().length() + 1024)
-          .build();
+  private final QueryPlans plans;
   private DuckDbParquetCodec parquet;
 
   /** Fires execution deadlines; one daemon thread, each task only interrupts a statement. */
@@ -76,13 +69,13 @@ public final class DuckDbQueryEngine implements QueryEngine {
   DuckDbQueryEngine(
       EngineConfig config, List<TableReader> readers, SnapshotCacheSettings cacheSettings) {
     this.config = requireNonNull(config, "config is null");
-    this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
-    List<String> readable = FileScans.readableDirectories(this.readers);
-    EnginePool plans = null;
+    List<TableReader> tableReaders = List.copyOf(requireNonNull(readers, "readers is null"));
+    List<String> readable = FileScans.readableDirectories(tableReaders);
+    EnginePool planDatabase = null;
     try {
       // planning renders LIMIT 0 over empty inputs: it needs next to no memory and never spills,
       // and it has a database of its own so that no tenant's pool can fail another's planning
-      plans =
+      planDatabase =
           new EnginePool(
               EngineConfig.MIN_MEMORY,
               0,
@@ -94,27 +87,22 @@ public final class DuckDbQueryEngine implements QueryEngine {
               cacheSettings);
       pools = TenantPools.open(config, readable, planAllocator, cacheSettings);
     } catch (RuntimeException e) {
-      DuckDbExecution.closeQuietly(plans);
+      DuckDbExecution.closeQuietly(planDatabase);
       parser.close();
       planAllocator.close();
       deadlines.shutdownNow();
       throw e;
     }
-    planning = plans;
+    planning = planDatabase;
+    this.plans =
+        new QueryPlans(
+            tableReaders, parser, config.batchSize(), config.scanParallelism(), pools::evict);
   }
-
-  /**
-   * Bound of the plan cache, in characters of statement text (+1,024 per plan): a plan holds the
-   * statement's parse tree, a few times the text's size, so this keeps it to tens of MiB.
-   */
-  static final long MAX_PLAN_WEIGHT = 4L << 20;
-
-  private record PlanKey(AdmittedQuery query, SnapshotSet snapshots) {}
 
   @Override
   public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
     requireOpen();
-    QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
+    QueryPlan plan = plans.resolve(query, snapshots);
     Schema cached = plan.resultSchema();
     if (cached != null) {
       return cached;
@@ -211,7 +199,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A query timeout must be positive");
     }
-    QueryPlan plan = plan(query, snapshots, schemas(query, snapshots));
+    QueryPlan plan = plans.resolve(query, snapshots);
     TenantPools.Lease pool =
         pools.acquire(
             tenant,
@@ -239,7 +227,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
             query,
             snapshots,
             plan,
-            this::reader,
+            plans::resolveReader,
             config,
             leases,
             cachedNames,
@@ -248,7 +236,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       for (TableRef ref : query.tables()) {
         if (!cachedNames.containsKey(ref)) {
           Snapshot snapshot = snapshots.resolve(ref);
-          TableReader reader = reader(snapshot);
+          TableReader reader = plans.resolveReader(snapshot);
           if (reader instanceof FileScanSource source) {
             Optional<FileScanSource.FileScan> scan =
                 source.fileScan(ref, snapshot, plan.request(ref));
@@ -287,19 +275,6 @@ public final class DuckDbQueryEngine implements QueryEngine {
         false,
         timeout,
         accounting);
-  }
-
-  /** The cached plan of {@code query} over {@code snapshots}, built on first use. */
-  private QueryPlan plan(
-      AdmittedQuery query, SnapshotSet snapshots, Map<TableRef, Schema> schemas) {
-    return plans.get(
-        new PlanKey(query, snapshots),
-        k -> {
-          StatementRewriter statement = StatementRewriter.parse(query, parser);
-          ScanAnalysis analysis = new ScanAnalysis(statement.statement());
-          return QueryPlan.build(
-              statement, analysis, schemas, parser, config.batchSize(), config.scanParallelism());
-        });
   }
 
   /** Opens a connection, registers {@code inputs} (owning them and the leases), prepares. */
@@ -363,33 +338,6 @@ public final class DuckDbQueryEngine implements QueryEngine {
     execution.deadline(
         deadlines.schedule(execution::expire, timeout.toNanos(), TimeUnit.NANOSECONDS));
     return execution;
-  }
-
-  private Map<TableRef, Schema> schemas(AdmittedQuery query, SnapshotSet snapshots) {
-    Map<TableRef, Schema> schemas = new LinkedHashMap<>();
-    for (TableRef ref : query.tables()) {
-      Snapshot snapshot = snapshots.resolve(ref);
-      try {
-        // also the fail-closed check: a reader throws SNAPSHOT_GONE for a version that is gone
-        schemas.put(ref, reader(snapshot).schema(ref, snapshot));
-      } catch (LakeException e) {
-        if (e.code() == ErrorCode.SNAPSHOT_GONE) {
-          pools.evict(snapshot);
-        }
-        throw e;
-      }
-    }
-    return schemas;
-  }
-
-  private TableReader reader(Snapshot snapshot) {
-    for (TableReader r : readers) {
-      if (r.supports(snapshot)) {
-        return r;
-      }
-    }
-    throw new LakeException(
-        ErrorCode.UNSUPPORTED, "No reader for " + snapshot.getClass().getSimpleName());
   }
 
   /** The first pool's snapshot cache (where statements of one tenant run), or null; for tests. */
