@@ -19,17 +19,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Lambda entry point over the embedded ports. The job processor's own scenarios run in the
- * worker module ({@code WorkerScenarios}); only the SQS batch contract is checked here.
+ * worker module ({@code DeliveryScenarios}, {@code FaultScenarios}); only the SQS batch contract is
+ * checked here.
  */
 class WorkerHandlerTest {
   @TempDir Path dir;
   private final List<String> emf = new java.util.ArrayList<>();
 
+  /** The worker module's fixture over the embedded ports under {@link #dir}. */
+  private WorkerFixture localFixture() {
+    return new WorkerFixture() {
+      @Override
+      protected Ports ports() {
+        return LocalPorts.create(dir);
+      }
+    };
+  }
+
   @Test
   void lambdaHandler_reportsOnlyRetriableMessages_asBatchItemFailures() throws Exception {
     // GIVEN one runnable job, one job held by a live worker, and a foreign message
-    LocalWorkerTest scenario = new LocalWorkerTest();
-    scenario.dir = dir;
+    WorkerFixture scenario = localFixture();
     scenario.setUp();
     try {
       JobStatus free = scenario.submit();
@@ -85,14 +95,13 @@ class WorkerHandlerTest {
       throws Exception {
     // GIVEN two jobs whose uploads keep failing (5 attempts allowed), on a queue that gives a
     // message up after 3 receives
-    LocalWorkerTest scenario = new LocalWorkerTest();
-    scenario.dir = dir;
+    WorkerFixture scenario = localFixture();
     scenario.setUp();
     try {
       JobStatus early = scenario.submit();
       JobStatus last = scenario.submit();
       scenario.objects.failuresLeft.set(1_000);
-      WorkerConfig config = WorkerScenarios.config(5, Duration.ofSeconds(30));
+      WorkerConfig config = WorkerFixture.config(5, Duration.ofSeconds(30));
       WorkerHandler handler =
           new WorkerHandler(
               scenario.processor("lambda", new FakeEngine(3, 1_000, Duration.ZERO), config),

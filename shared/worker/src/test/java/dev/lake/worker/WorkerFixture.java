@@ -35,9 +35,9 @@ import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 
 /**
- * The fixture of {@link WorkerScenarios}: the ports under test (the subclass's), a {@link
- * DurableQueries} front-door side and workers over them, sharing one {@link ResultLayout}, and the
- * helpers the scenarios submit, process and inspect jobs with.
+ * The fixture of {@link DeliveryScenarios} and {@link FaultScenarios}: the ports under test (the
+ * subclass's), a {@link DurableQueries} front-door side and workers over them, sharing one {@link
+ * ResultLayout}, and the helpers the scenarios submit, process and inspect jobs with.
  */
 abstract class WorkerFixture {
   static final TableRef T = TableRef.parse("lake.sales.orders");
@@ -53,7 +53,7 @@ abstract class WorkerFixture {
   protected abstract Ports ports();
 
   final Clock clock = Clock.systemUTC();
-  // set per test: the AWS subclass shares one instance across tests (PER_CLASS)
+  // set per test, in setUp()
   BufferAllocator allocator;
   Fakes.Resolver resolver;
   List<JobProcessor> processors;

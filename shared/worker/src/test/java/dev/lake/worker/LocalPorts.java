@@ -7,15 +7,13 @@ import dev.lake.core.local.LocalObjectStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.io.TempDir;
 
-/** Worker scenarios on the embedded ports (local mode). */
-class LocalWorkerTest extends WorkerScenarios {
-  @TempDir Path dir;
+/** The embedded ports (local mode) under test, all kept under one directory. */
+final class LocalPorts {
+  private LocalPorts() {}
 
-  @Override
-  protected Ports ports() {
-    return new Ports(
+  static WorkerFixture.Ports create(Path dir) {
+    return new WorkerFixture.Ports(
         new FileJobStore(dir.resolve("jobs")),
         new InProcessJobQueue(Duration.ofSeconds(30), Clock.systemUTC()),
         new LocalObjectStore(dir.resolve("objects")),

@@ -6,39 +6,39 @@ import dev.lake.aws.KmsKeyService;
 import dev.lake.aws.S3ObjectStore;
 import dev.lake.aws.SqsJobQueue;
 import dev.lake.aws.testing.AwsTestKit;
-import dev.lake.aws.testing.MotoExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 
-/** Worker scenarios on the AWS adapters against moto: DynamoDB, SQS, S3, KMS. */
-@ExtendWith(MotoExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AwsWorkerTest extends WorkerScenarios {
+/**
+ * The AWS adapters under test against moto: DynamoDB, SQS, S3, KMS. Register it in a static field
+ * of a test class that is also {@code @ExtendWith(MotoExtension.class)} (class-level extensions run
+ * first, so the emulator is up): it opens one set of resources and clients for the class and closes
+ * them after it; {@link #create} gives each test a fresh queue and object prefix, while the job
+ * table is shared (job ids differ).
+ */
+final class AwsPorts implements BeforeAllCallback, AfterAllCallback {
   private AwsTestKit.Resources aws;
 
-  @BeforeAll
-  void createResources() {
+  @Override
+  public void beforeAll(ExtensionContext context) {
     aws = AwsTestKit.create(Duration.ofSeconds(30), UrlConnectionHttpClient.builder().build());
   }
 
-  @AfterAll
-  void closeClients() {
+  @Override
+  public void afterAll(ExtensionContext context) {
     aws.clients().close();
   }
 
-  @Override
-  protected Ports ports() {
-    // a fresh queue and object prefix per test; the job table is shared (job ids differ)
+  WorkerFixture.Ports create() {
     String queueUrl =
         aws.clients().sqs().createQueue(b -> b.queueName("w-" + UUID.randomUUID())).queueUrl();
     String prefix = "t-" + UUID.randomUUID();
-    return new Ports(
+    return new WorkerFixture.Ports(
         new DynamoDbJobStore(aws.clients().dynamo(), aws.config().jobTable()),
         new SqsJobQueue(aws.clients().sqs(), queueUrl),
         new S3ObjectStore(aws.clients().s3(), aws.config().bucket(), prefix),
