@@ -9,14 +9,11 @@ import dev.lake.core.job.JobLimits;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStore;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -133,7 +130,9 @@ public final class DynamoDbJobStore implements JobStore {
                           .key(Map.of("id", AttributeValue.fromS(id)))
                           .consistentRead(true))
               .item();
-      return item == null || item.isEmpty() ? Optional.empty() : Optional.of(fromItem(item));
+      return item == null || item.isEmpty()
+          ? Optional.empty()
+          : Optional.of(DynamoDbJobItems.fromItem(item));
     } catch (SdkException e) {
       throw unavailable(e);
     }
@@ -237,7 +236,7 @@ public final class DynamoDbJobStore implements JobStore {
       Put.Builder put =
           Put.builder()
               .tableName(table)
-              .item(toItem(job))
+              .item(DynamoDbJobItems.toItem(job))
               .conditionExpression(condition)
               .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
       if (!names.isEmpty()) {
@@ -263,7 +262,7 @@ public final class DynamoDbJobStore implements JobStore {
             CancellationReason r = reasons.get(0);
             return new RecordCondition(
                 r.hasItem() && !r.item().isEmpty()
-                    ? Optional.of(fromItem(r.item()))
+                    ? Optional.of(DynamoDbJobItems.fromItem(r.item()))
                     : Optional.empty());
           }
           boolean full =
@@ -311,93 +310,6 @@ public final class DynamoDbJobStore implements JobStore {
     } catch (LakeException e) {
       return Optional.empty();
     }
-  }
-
-  static Map<String, AttributeValue> toItem(Job job) {
-    Map<String, AttributeValue> m = new HashMap<>();
-    m.put("id", AttributeValue.fromS(job.id()));
-    m.put("tenant", AttributeValue.fromS(job.tenant()));
-    m.put("principal", AttributeValue.fromS(job.principal()));
-    m.put("state", AttributeValue.fromS(job.state().name()));
-    m.put("version", n(job.version()));
-    job.lease()
-        .ifPresent(
-            l -> {
-              m.put("leaseOwner", AttributeValue.fromS(l.owner()));
-              m.put("leaseExpiresAt", n(l.expiresAt().toEpochMilli()));
-            });
-    m.put("attempt", n(job.attempt()));
-    job.queryId().ifPresent(q -> m.put("queryId", AttributeValue.fromS(q)));
-    m.put("fingerprint", AttributeValue.fromS(job.fingerprint()));
-    m.put("envelope", AttributeValue.fromB(SdkBytes.fromByteArray(job.envelope())));
-    m.put("progress", AttributeValue.fromN(Double.toString(job.progress())));
-    m.put("rowsWritten", n(job.rowsWritten()));
-    job.manifestKey().ifPresent(k -> m.put("manifestKey", AttributeValue.fromS(k)));
-    job.failure()
-        .ifPresent(
-            f -> {
-              m.put("errorCode", AttributeValue.fromS(f.code().name()));
-              m.put("errorMessage", AttributeValue.fromS(f.message()));
-            });
-    m.put("createdAt", n(job.createdAt().toEpochMilli()));
-    m.put("updatedAt", n(job.updatedAt().toEpochMilli()));
-    m.put("expiresAt", n(job.expiresAt().toEpochMilli()));
-    m.put("ttl", n(job.expiresAt().getEpochSecond() + 1));
-    return m;
-  }
-
-  static Job fromItem(Map<String, AttributeValue> m) {
-    Optional<Job.Lease> lease =
-        m.containsKey("leaseOwner")
-            ? Optional.of(new Job.Lease(s(m, "leaseOwner"), instant(m, "leaseExpiresAt")))
-            : Optional.empty();
-    Optional<Job.Failure> failure =
-        m.containsKey("errorCode")
-            ? Optional.of(
-                new Job.Failure(ErrorCode.valueOf(s(m, "errorCode")), s(m, "errorMessage")))
-            : Optional.empty();
-    return new Job(
-        s(m, "id"),
-        s(m, "tenant"),
-        s(m, "principal"),
-        JobState.valueOf(s(m, "state")),
-        l(m, "version"),
-        lease,
-        (int) l(m, "attempt"),
-        Optional.ofNullable(m.get("queryId")).map(AttributeValue::s),
-        s(m, "fingerprint"),
-        m.get("envelope").b().asByteArray(),
-        Double.parseDouble(m.get("progress").n()),
-        l(m, "rowsWritten"),
-        Optional.ofNullable(m.get("manifestKey")).map(AttributeValue::s),
-        failure,
-        instant(m, "createdAt"),
-        instant(m, "updatedAt"),
-        instant(m, "expiresAt"));
-  }
-
-  private static AttributeValue n(long value) {
-    return AttributeValue.fromN(Long.toString(value));
-  }
-
-  private static String s(Map<String, AttributeValue> m, String name) {
-    AttributeValue v = m.get(name);
-    if (v == null || v.s() == null) {
-      throw new LakeException(ErrorCode.INTERNAL, "Job record lacks attribute " + name);
-    }
-    return v.s();
-  }
-
-  private static long l(Map<String, AttributeValue> m, String name) {
-    AttributeValue v = m.get(name);
-    if (v == null || v.n() == null) {
-      throw new LakeException(ErrorCode.INTERNAL, "Job record lacks attribute " + name);
-    }
-    return Long.parseLong(v.n());
-  }
-
-  private static Instant instant(Map<String, AttributeValue> m, String name) {
-    return Instant.ofEpochMilli(l(m, name));
   }
 
   private static LakeException unavailable(SdkException e) {
