@@ -80,7 +80,7 @@ public final class Wiring {
       List<CatalogPlugin> catalogs) {
     requireNonNull(catalogs, "catalogs is null");
     List<TableResolver> resolvers = catalogs.stream().map(CatalogPlugin::resolver).toList();
-    List<TableReader> readers = catalogs.stream().map(CatalogPlugin::reader).toList();
+    List<TableReader> readers = catalogs.stream().flatMap(c -> c.readers().stream()).toList();
     List<AutoCloseable> owned = new ArrayList<>();
     catalogs.forEach(c -> c.owner().ifPresent(owned::add));
     DuckDbSqlAdmission admission = new DuckDbSqlAdmission();

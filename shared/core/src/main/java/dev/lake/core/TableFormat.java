@@ -34,12 +34,26 @@ public interface TableFormat<S extends Snapshot> {
   S decode(JsonNode node);
 
   /**
-   * Builds this format's catalog for a process from {@code context}, or returns empty when the
-   * deployment does not configure this format (e.g. no Iceberg REST catalog given). Called once per
-   * process by the composition root; the returned plugin's owner is closed with the process. Bad
-   * settings fail here, before the process serves anything.
+   * Builds this format's own catalog (a catalog name other than {@code lake}) for a process from
+   * {@code context}, or returns empty when the deployment does not configure this format (e.g. no
+   * Iceberg REST catalog given) or the format has none (the default). Called once per process by
+   * the composition root; the returned plugin's owner is closed with the process. Bad settings fail
+   * here, before the process serves anything.
    */
-  Optional<CatalogPlugin> open(FormatContext context);
+  default Optional<CatalogPlugin> open(FormatContext context) {
+    return Optional.empty();
+  }
+
+  /**
+   * This format's share of catalog {@code lake} (the tables registered in lake's registry under
+   * {@link #tag()}), or empty when the format serves no registered tables (the default; e.g.
+   * Iceberg, whose tables live in an external catalog). {@link TableFormats#open} builds the one
+   * {@code lake} catalog over every format that returns one, dispatching each entry by its tag.
+   * Called once per process, like {@link #open}.
+   */
+  default Optional<RegisteredTables> openRegistered(FormatContext context) {
+    return Optional.empty();
+  }
 
   /**
    * Checks the location and options of a table about to be registered in lake's registry as this

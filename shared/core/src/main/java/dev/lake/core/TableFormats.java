@@ -57,22 +57,30 @@ public final class TableFormats {
 
   /**
    * The catalogs of every registered format the deployment configures ({@link TableFormat#open}),
-   * in registration order; if one fails, those already built are closed again.
+   * in registration order, then catalog {@code lake} over every format that serves registered
+   * tables ({@link TableFormat#openRegistered}, see {@link LakeCatalog}); if one fails, those
+   * already built are closed again.
    */
   public List<CatalogPlugin> open(FormatContext context) {
     requireNonNull(context, "context is null");
     List<CatalogPlugin> opened = new ArrayList<>();
+    Map<String, RegisteredTables> registered = new LinkedHashMap<>();
     try {
       for (TableFormat<?> format : byTag.values()) {
         format.open(context).ifPresent(opened::add);
+        format.openRegistered(context).ifPresent(r -> registered.put(format.tag(), r));
+      }
+      if (!registered.isEmpty()) {
+        opened.add(LakeCatalog.plugin(context.registry(), context.registryFreshness(), registered));
       }
       return List.copyOf(opened);
     } catch (RuntimeException e) {
-      for (int i = opened.size() - 1; i >= 0; i--) {
+      List<AutoCloseable> owners = new ArrayList<>();
+      registered.values().forEach(r -> r.owner().ifPresent(owners::add));
+      opened.forEach(c -> c.owner().ifPresent(owners::add));
+      for (int i = owners.size() - 1; i >= 0; i--) {
         try {
-          if (opened.get(i).owner().isPresent()) {
-            opened.get(i).owner().get().close();
-          }
+          owners.get(i).close();
         } catch (Exception closing) {
           e.addSuppressed(closing);
         }

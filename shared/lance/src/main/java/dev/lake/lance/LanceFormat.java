@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
+import dev.lake.core.LakeCatalog;
 import dev.lake.core.LakeException;
+import dev.lake.core.RegisteredTables;
 import dev.lake.core.Registry;
 import dev.lake.core.TableFormat;
 import dev.lake.core.TableRef;
@@ -20,9 +22,9 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * The Lance table format: lake's own registered tables ({@code lake.<namespace>.<table>}), sealed
  * as tag {@code lance} with the dataset location, registry incarnation and Lance version.
- * Registered in {@code META-INF/services/dev.lake.core.TableFormat}. Always served: its catalog
- * {@code lake} reads the tables of lake's registry, reaching {@code s3://} datasets with the
- * deployment's object-store access.
+ * Registered in {@code META-INF/services/dev.lake.core.TableFormat}. Always served: catalog {@code
+ * lake} hands it the registry entries tagged {@code lance} ({@link #openRegistered}), and it
+ * reaches {@code s3://} datasets with the deployment's object-store access.
  */
 public final class LanceFormat implements TableFormat<LanceSnapshot> {
   /** The codec tag inside sealed envelopes. */
@@ -72,53 +74,38 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
     return registry.register(ref, TAG, location, Map.of());
   }
 
-  /**
-   * The dataset location of a registry entry served as Lance; an entry of another format fails
-   * closed ({@code UNSUPPORTED}: this catalog cannot read it, and never reads it as Lance).
-   */
-  static String location(Registry.Entry entry) {
-    if (!entry.format().equals(TAG)) {
-      throw new LakeException(
-          ErrorCode.UNSUPPORTED,
-          "Table "
-              + entry.ref()
-              + " is registered as format '"
-              + entry.format()
-              + "', which this server does not read");
-    }
-    return entry.location();
-  }
-
+  /** Lance's share of catalog {@code lake}, with the deployment's object-store access. */
   @Override
-  public Optional<CatalogPlugin> open(FormatContext context) {
-    return Optional.of(
-        catalog(
-            context.registry(),
-            context.allocator(),
-            context.registryFreshness(),
-            LanceStorage.options(context.storage())));
+  public Optional<RegisteredTables> openRegistered(FormatContext context) {
+    return Optional.of(registered(context.allocator(), LanceStorage.options(context.storage())));
   }
 
-  /** The {@code lake} catalog over local datasets only (tests, benchmarks, embedders). */
+  private static RegisteredTables registered(
+      BufferAllocator allocator, Map<String, String> storageOptions) {
+    LanceTableReader reader = new LanceTableReader(allocator, storageOptions);
+    return new RegisteredTables(
+        new LanceEntryResolver(allocator, storageOptions), reader, Optional.of(reader));
+  }
+
+  /**
+   * Catalog {@code lake} serving Lance only, over local datasets (tests, benchmarks, embedders).
+   */
   public static CatalogPlugin catalog(
       Registry registry, BufferAllocator allocator, Duration freshness) {
     return catalog(registry, allocator, freshness, Map.of());
   }
 
   /**
-   * The {@code lake} catalog: Lance datasets named by {@code registry}, resolutions cached for
-   * {@code freshness}, {@code s3://} datasets reached with {@code storageOptions} (see {@link
-   * LanceStorage}); the reader's dataset handles are closed with the plugin.
+   * Catalog {@code lake} serving Lance only: Lance datasets named by {@code registry}, resolutions
+   * cached for {@code freshness}, {@code s3://} datasets reached with {@code storageOptions} (see
+   * {@link LanceStorage}); the reader's dataset handles are closed with the plugin.
    */
   public static CatalogPlugin catalog(
       Registry registry,
       BufferAllocator allocator,
       Duration freshness,
       Map<String, String> storageOptions) {
-    LanceTableReader reader = new LanceTableReader(allocator, storageOptions);
-    return new CatalogPlugin(
-        new LanceTableResolver(registry, allocator, freshness, storageOptions),
-        reader,
-        Optional.of(reader));
+    return LakeCatalog.plugin(
+        registry, freshness, Map.of(TAG, registered(allocator, storageOptions)));
   }
 }

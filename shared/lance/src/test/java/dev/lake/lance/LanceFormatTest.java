@@ -51,12 +51,14 @@ class LanceFormatTest {
     LanceFormat.register(registry, nation, dir.resolve("nation.lance").toString());
     try (RootAllocator allocator = new RootAllocator()) {
       FormatContext context = TestFormatContext.local(registry, allocator, List.of());
-      // WHEN the Lance format opens its catalog
-      CatalogPlugin plugin = new LanceFormat().open(context).orElseThrow();
+      // WHEN the installed formats open their catalogs, Lance alone
+      List<CatalogPlugin> plugins = TableFormats.of(List.of(new LanceFormat())).open(context);
+      assertThat(plugins).hasSize(1);
+      CatalogPlugin plugin = plugins.get(0);
       // THEN it is the lake catalog over that registry, reading Lance snapshots, owning its reader
       assertThat(plugin.resolver().catalog()).isEqualTo(TableRef.LAKE);
       assertThat(plugin.resolver().listTables()).containsExactly(nation);
-      assertThat(plugin.reader().supports(new LanceSnapshot("/x", "i", 1))).isTrue();
+      assertThat(plugin.readers().get(0).supports(new LanceSnapshot("/x", "i", 1))).isTrue();
       assertThat(plugin.owner()).isPresent();
       plugin.owner().get().close();
     }
@@ -70,9 +72,9 @@ class LanceFormatTest {
     registry.register(other, "test", dir.resolve("other").toString(), Map.of("k", "v"));
     try (RootAllocator allocator = new RootAllocator()) {
       CatalogPlugin plugin =
-          new LanceFormat()
+          TableFormats.of(List.of(new LanceFormat()))
               .open(TestFormatContext.local(registry, allocator, List.of()))
-              .orElseThrow();
+              .get(0);
       // THEN the Lance catalog neither lists nor reads it: resolving is UNSUPPORTED
       assertThat(plugin.resolver().listTables()).isEmpty();
       assertThatThrownBy(() -> plugin.resolver().resolve(other))

@@ -117,7 +117,7 @@ public final class LakeRuntime implements AutoCloseable {
       List<CatalogPlugin> plugins = TableFormats.installed().open(formats);
       plugins.forEach(c -> c.owner().ifPresent(p.owned::add));
       List<TableResolver> resolvers = plugins.stream().map(CatalogPlugin::resolver).toList();
-      List<TableReader> readers = plugins.stream().map(CatalogPlugin::reader).toList();
+      List<TableReader> readers = plugins.stream().flatMap(c -> c.readers().stream()).toList();
       QueryEngine engine = engine(config.engine(), readers);
       return new LakeRuntime(p, engine, new Catalogs(resolvers), readers);
     } catch (RuntimeException e) {
