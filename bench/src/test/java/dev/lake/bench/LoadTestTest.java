@@ -55,9 +55,12 @@ class LoadTestTest {
     assertThat(report.outcomes("greedy/oversized").keySet())
         .as(context)
         .containsExactly("INVALID_ARGUMENT");
+    // (the heavy queries share the greedy tenant's memory pool with its own memory hog, so one may
+    // meet that pool full: its own RESOURCE_EXHAUSTED, never another tenant's)
     assertThat(report.outcomes("greedy/heavy_query").keySet())
         .as(context)
-        .containsExactly("TIMED_OUT");
+        .contains("TIMED_OUT")
+        .isSubsetOf("TIMED_OUT", "RESOURCE_EXHAUSTED");
     assertThat(report.outcomes("greedy/memory_hog").keySet())
         .as(context)
         .isNotEmpty()
