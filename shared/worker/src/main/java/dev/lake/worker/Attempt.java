@@ -26,11 +26,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One claimed attempt of a job: verify the sealed snapshots, execute, write parts, publish the
- * manifest, CAS to SUCCEEDED. A timer renews the lease every {@code renewEvery}; a renewal that
- * finds the job CANCELLED, or loses the lease, stops execution, as does the absolute deadline.
- * Every exit other than success removes what this attempt wrote. Because each attempt writes under
- * its own random query id and success is a CAS on the version it last held, a fenced-off attempt
- * can never publish a result the job points to; it deletes its own manifest when the CAS fails.
+ * manifest, CAS to SUCCEEDED. A timer renews the lease {@code renewEvery} after the previous
+ * renewal ended; a renewal that finds the job CANCELLED, or loses the lease, stops execution, as
+ * does the absolute deadline. Every exit other than success removes what this attempt wrote.
+ * Because each attempt writes under its own random query id and success is a CAS on the version it
+ * last held, a fenced-off attempt can never publish a result the job points to; it deletes its own
+ * manifest when the CAS fails.
  */
 final class Attempt {
   private static final Logger LOG = LoggerFactory.getLogger(Attempt.class);
@@ -72,8 +73,11 @@ final class Attempt {
   Outcome run() {
     long delay = Math.max(0, Duration.between(p.clock.instant(), deadline).toMillis());
     long period = p.config.renewEvery().toMillis();
+    // fixed delay, not fixed rate: when the store is slow, back-to-back renewals would hold the
+    // record's version moving continuously and a client's cancel (a CAS on the version it read)
+    // could lose every attempt; a gap of renewEvery after each renewal leaves it a window
     ScheduledFuture<?> renewal =
-        p.timers.scheduleAtFixedRate(this::renew, period, period, TimeUnit.MILLISECONDS);
+        p.timers.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
     ScheduledFuture<?> timeout =
         p.timers.schedule(() -> stop(Stop.DEADLINE), delay, TimeUnit.MILLISECONDS);
     try {
