@@ -6,7 +6,6 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobLimits;
-import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStore;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -68,18 +67,11 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   /**
-   * Ends an expired, unfinished job found while pruning: FAILED DEADLINE_EXCEEDED (the message a
-   * worker would write on its next delivery), a terminal write that releases its places and is
-   * never refused. Whether this call wrote it.
+   * Ends an expired, unfinished job found while pruning ({@link Job#expire}), a terminal write that
+   * releases its places and is never refused. Whether this call wrote it.
    */
   private boolean endExpired(Job job) {
-    String message =
-        job.state() == JobState.PENDING
-            ? "The job expired before it could run"
-            : "The job expired before it finished";
-    return compareAndSet(
-            job.version(), job.fail(ErrorCode.DEADLINE_EXCEEDED, message, clock.instant()))
-        .applied();
+    return compareAndSet(job.version(), job.expire(clock.instant())).applied();
   }
 
   /** Creates the job table (on-demand billing) for emulators and development accounts. */

@@ -103,9 +103,7 @@ public final class JobProcessor implements AutoCloseable {
       return Outcome.DONE;
     }
     if (job.expired(now)) {
-      jobs.compareAndSet(
-          job.version(),
-          job.fail(ErrorCode.DEADLINE_EXCEEDED, "The job expired before it could run", now));
+      jobs.compareAndSet(job.version(), job.expire(now));
       return Outcome.DONE;
     }
     if (!job.claimable(now)) {

@@ -223,6 +223,19 @@ public record Job(
     return terminal(JobState.SUCCEEDED, Optional.of(manifest), Optional.empty(), 1, rows, now);
   }
 
+  /**
+   * The terminal record of an expired, unfinished job: FAILED {@code DEADLINE_EXCEEDED}, written by
+   * whoever finds it first (a worker's delivery, or a store freeing the job's places).
+   */
+  public Job expire(Instant now) {
+    return fail(
+        ErrorCode.DEADLINE_EXCEEDED,
+        state == JobState.PENDING
+            ? "The job expired before it could run"
+            : "The job expired before it finished",
+        now);
+  }
+
   public Job fail(ErrorCode code, String message, Instant now) {
     return terminal(
         JobState.FAILED,

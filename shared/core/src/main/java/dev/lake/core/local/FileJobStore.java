@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,10 @@ import java.util.stream.Stream;
  *
  * <p>The accounting of {@link JobLimits} lives in {@code .ledger.json}, read and rewritten under
  * the same lock after each job write; it is derived data, rebuilt from the job records whenever a
- * store is opened (so a process killed between the two writes leaves no leak behind).
+ * store is opened (so a process killed between the two writes leaves no leak behind). A write that
+ * a full bound would refuse first ends the set's expired, unfinished jobs ({@link Job#expire}), so
+ * a job nothing will run any more (a worker died, its message was dropped) frees its places at
+ * once, not at the next {@link #sweepExpired} — as the DynamoDB store does.
  */
 public final class FileJobStore implements JobStore {
   private final Path dir;
@@ -51,8 +55,15 @@ public final class FileJobStore implements JobStore {
   private static final ConcurrentMap<Path, Object> MONITORS = new ConcurrentHashMap<>();
 
   private final Object monitor;
+  private final Clock clock;
 
   public FileJobStore(Path dir) {
+    this(dir, Clock.systemUTC());
+  }
+
+  /** With the clock that decides which jobs have expired. */
+  public FileJobStore(Path dir, Clock clock) {
+    this.clock = requireNonNull(clock, "clock is null");
     this.dir = requireNonNull(dir, "dir is null").toAbsolutePath();
     this.lockFile = this.dir.resolve(".lock");
     this.ledgerFile = this.dir.resolve(".ledger.json");
@@ -84,7 +95,7 @@ public final class FileJobStore implements JobStore {
             return new CreateResult.Existing(existing.get());
           }
           JobLedger ledger = readLedger();
-          Optional<JobLimits.Reached> over = ledger.check(job, limits);
+          Optional<JobLimits.Reached> over = checkEndingExpired(ledger, job, limits);
           if (over.isPresent()) {
             return new CreateResult.Refused(over.get());
           }
@@ -114,7 +125,7 @@ public final class FileJobStore implements JobStore {
             return new CasResult.Conflict(current);
           }
           JobLedger ledger = readLedger();
-          Optional<JobLimits.Reached> over = ledger.check(next, limits);
+          Optional<JobLimits.Reached> over = checkEndingExpired(ledger, next, limits);
           if (over.isPresent()) {
             return new CasResult.Refused(current, over.get());
           }
@@ -124,6 +135,35 @@ public final class FileJobStore implements JobStore {
           changed();
           return new CasResult.Applied(next);
         });
+  }
+
+  /**
+   * The bound writing {@code next} would exceed, after ending the expired, unfinished jobs that
+   * hold the full set (each a terminal write, applied to {@code ledger}). Called under the lock.
+   */
+  private Optional<JobLimits.Reached> checkEndingExpired(
+      JobLedger ledger, Job next, JobLimits limits) throws IOException {
+    Optional<JobLimits.Reached> over = ledger.check(next, limits);
+    if (over.isEmpty()) {
+      return over;
+    }
+    Instant now = clock.instant();
+    boolean ended = false;
+    for (String id : ledger.holders(over.get())) {
+      Optional<Job> held = read(id);
+      if (held.isPresent() && !held.get().state().terminal() && held.get().expired(now)) {
+        Job expired = held.get().expire(now);
+        write(expired);
+        ledger.apply(expired);
+        ended = true;
+      }
+    }
+    if (!ended) {
+      return over;
+    }
+    writeLedger(ledger);
+    changed();
+    return ledger.check(next, limits);
   }
 
   /** Guards {@link #awaitChange}: every write of this instance wakes its waiters. */

@@ -30,6 +30,16 @@ final class JobLedger {
         next, set(active, next.tenant()), set(running, next.tenant()), this::allRunning);
   }
 
+  /** The ids the set that refused {@code reached} holds (a copy). */
+  Set<String> holders(JobLimits.Reached reached) {
+    return Set.copyOf(
+        switch (reached.limit()) {
+          case ACTIVE_PER_TENANT -> set(active, reached.tenant());
+          case RUNNING_PER_TENANT -> set(running, reached.tenant());
+          case RUNNING -> allRunning();
+        });
+  }
+
   /** Records that {@code job} is now stored as it is. */
   void apply(Job job) {
     place(active, job.tenant(), job.id(), JobLimits.active(job.state()));

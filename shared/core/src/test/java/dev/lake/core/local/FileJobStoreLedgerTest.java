@@ -7,10 +7,13 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobLimits;
+import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +38,30 @@ class FileJobStoreLedgerTest {
     assertThat(store.usage("acme").active()).isEqualTo(1);
     assertThat(store.createIfAbsent(job("j-new", T0.plusSeconds(3600)), JobLimits.active(2)))
         .isInstanceOf(JobStore.CreateResult.Created.class);
+  }
+
+  @Test
+  void aRefusedWrite_endsAnExpiredUnfinishedJob_releasingItsPlace_andThenFits() {
+    // GIVEN a tenant at its bound of two: one job expired unfinished (nothing will run it any
+    // more), one still live, seen by a store whose clock is past the first one's expiry
+    new FileJobStore(dir).createIfAbsent(job("j-stuck", T0.plusSeconds(60)), JobLimits.active(2));
+    new FileJobStore(dir).createIfAbsent(job("j-live", T0.plusSeconds(3600)), JobLimits.active(2));
+    FileJobStore store = new FileJobStore(dir, Clock.fixed(T0.plusSeconds(61), ZoneOffset.UTC));
+    // WHEN the tenant submits again, long before any sweep
+    JobStore.CreateResult result =
+        store.createIfAbsent(job("j-new", T0.plusSeconds(3600)), JobLimits.active(2));
+    // THEN the expired job was ended (not merely dropped from the count) and the new one fits
+    assertThat(result).isInstanceOf(JobStore.CreateResult.Created.class);
+    Job ended = store.find("j-stuck").orElseThrow();
+    assertThat(ended.state()).isEqualTo(JobState.FAILED);
+    assertThat(ended.failure().orElseThrow())
+        .isEqualTo(
+            new Job.Failure(ErrorCode.DEADLINE_EXCEEDED, "The job expired before it could run"));
+    assertThat(store.find("j-live").orElseThrow().state()).isEqualTo(JobState.PENDING);
+    // AND the live job still counts: a third submission is refused
+    assertThat(store.createIfAbsent(job("j-more", T0.plusSeconds(3600)), JobLimits.active(2)))
+        .isInstanceOf(JobStore.CreateResult.Refused.class);
+    assertThat(store.usage("acme").active()).isEqualTo(2);
   }
 
   @Test
