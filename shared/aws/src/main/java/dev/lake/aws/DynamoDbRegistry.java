@@ -23,17 +23,22 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * The shared {@link Registry} of AWS mode: one DynamoDB item per table (partition key {@code name};
  * {@code format}, {@code location}, {@code options} as a map of strings when there are any, {@code
  * incarnation}, {@code registeredAt}; an item without {@code format}, as written before formats
- * were named, is a {@link Registry#LEGACY_FORMAT} table), read by every front-door replica and
- * worker. Registration is a conditional put ({@code attribute_not_exists}) with a fresh random
- * incarnation, so two operators racing on one name get one winner and a re-registered table never
- * reuses an incarnation (tickets sealed for the old one fail closed). Reads are consistent; the
- * request path caches them for its freshness window.
+ * were named, is a {@link Registry#LEGACY_FORMAT} table; an item such old processes would misread
+ * has {@link Entry#legacyLocation} under {@code location} and its location under {@code
+ * formatLocation}), read by every front-door replica and worker. Registration is a conditional put
+ * ({@code attribute_not_exists}) with a fresh random incarnation, so two operators racing on one
+ * name get one winner and a re-registered table never reuses an incarnation (tickets sealed for the
+ * old one fail closed). Reads are consistent; the request path caches them for its freshness
+ * window.
  *
  * <p>A register whose outcome is unknown (a client-side failure after sending) is settled by a
  * consistent re-read: our incarnation there means it applied.
  */
 public final class DynamoDbRegistry implements Registry {
   private static final int UNKNOWN_ATTEMPTS = 3;
+
+  /** The location of an entry that is not {@link Entry#legacyReadable}. */
+  private static final String FORMAT_LOCATION = "formatLocation";
 
   private final DynamoDbClient dynamo;
   private final String table;
@@ -143,7 +148,10 @@ public final class DynamoDbRegistry implements Registry {
     Map<String, AttributeValue> item = new HashMap<>();
     item.put("name", AttributeValue.fromS(e.ref().toString()));
     item.put("format", AttributeValue.fromS(e.format()));
-    item.put("location", AttributeValue.fromS(e.location()));
+    item.put("location", AttributeValue.fromS(e.legacyLocation()));
+    if (!e.legacyReadable()) {
+      item.put(FORMAT_LOCATION, AttributeValue.fromS(e.location()));
+    }
     if (!e.options().isEmpty()) {
       Map<String, AttributeValue> options = new HashMap<>();
       e.options().forEach((k, v) -> options.put(k, AttributeValue.fromS(v)));
@@ -165,7 +173,8 @@ public final class DynamoDbRegistry implements Registry {
         TableRef.parse(item.get("name").s()),
         // items written before the format attribute existed are Lance tables
         format == null ? LEGACY_FORMAT : format.s(),
-        item.get("location").s(),
+        // an item old processes would misread keeps its location out of their sight
+        (item.containsKey(FORMAT_LOCATION) ? item.get(FORMAT_LOCATION) : item.get("location")).s(),
         options,
         item.get("incarnation").s(),
         Long.parseLong(item.get("registeredAt").n()));

@@ -20,6 +20,16 @@ public interface Registry {
   String LEGACY_FORMAT = "lance";
 
   /**
+   * Where a store writes, in place of the location, an entry that processes built before entries
+   * named their format would misread (they read every entry as a {@link #LEGACY_FORMAT} table at
+   * the location field). Followed by the entry's format tag. No Lance library opens it, so such an
+   * old process fails closed ("registered but cannot be read") instead of reading another format's
+   * table, or a table with options it would ignore, as a plain Lance dataset. The real location
+   * goes to a field old processes do not read.
+   */
+  String UNREADABLE_BY_LEGACY = "lake-table-format://";
+
+  /**
    * Registers {@code ref} as a table of {@code format} at {@code location} with {@code options},
    * with a fresh incarnation; fails if it exists. An unknown format, or a location or options the
    * format refuses, fail with {@code INVALID_ARGUMENT} before anything is written.
@@ -62,6 +72,24 @@ public interface Registry {
       if (format.isBlank()) {
         throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A registered table needs a format");
       }
+    }
+
+    /**
+     * Whether processes built before entries named their format read this entry correctly: a {@link
+     * #LEGACY_FORMAT} table without options. Stores write the location of such entries where those
+     * processes read it, and {@link #legacyLocation} for every other entry.
+     */
+    public boolean legacyReadable() {
+      return format.equals(LEGACY_FORMAT) && options.isEmpty();
+    }
+
+    /**
+     * What a store writes in the field processes built before format tags read as the Lance
+     * location: the location itself when {@link #legacyReadable}, otherwise {@link
+     * #UNREADABLE_BY_LEGACY} and the format tag, which such a process fails to open.
+     */
+    public String legacyLocation() {
+      return legacyReadable() ? location : UNREADABLE_BY_LEGACY + format;
     }
 
     /**

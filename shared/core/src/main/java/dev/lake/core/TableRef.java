@@ -12,8 +12,11 @@ import java.util.regex.Pattern;
  */
 public record TableRef(String catalog, String namespace, String table)
     implements Comparable<TableRef> {
+  /**
+   * lake's own catalog: the tables of lake's registry ({@link Registry}, served by {@link
+   * LakeCatalog}). Other catalog names belong to the table formats that serve them.
+   */
   public static final String LAKE = "lake";
-  public static final String ICEBERG = "iceberg";
 
   private static final Pattern PART = Pattern.compile("[a-z0-9_][a-z0-9_.$-]{0,127}");
   private static final Comparator<TableRef> ORDER =

@@ -51,7 +51,7 @@ final class CatalogClient implements AutoCloseable {
     Map<String, String> props = catalogProperties(config);
     RESTCatalog catalog = new RESTCatalog();
     try {
-      catalog.initialize(TableRef.ICEBERG, props);
+      catalog.initialize(IcebergFormat.CATALOG, props);
     } catch (RuntimeException e) {
       closeQuietly(catalog);
       LOG.warn("Iceberg REST catalog initialization failed: {}", redactor.describe(e));
@@ -61,7 +61,7 @@ final class CatalogClient implements AutoCloseable {
               + e.getClass().getSimpleName()
               + ")");
     }
-    return new CatalogClient(catalog, redactor, TableRef.ICEBERG);
+    return new CatalogClient(catalog, redactor, IcebergFormat.CATALOG);
   }
 
   /** The properties handed to {@link RESTCatalog#initialize}: a mutable map (Map.of NPEs there). */

@@ -242,12 +242,12 @@ public record IcebergConfig(
       namespaces = Set.copyOf(requireNonNull(namespaces, "namespaces is null"));
       tables = Set.copyOf(requireNonNull(tables, "tables is null"));
       for (TableRef t : tables) {
-        if (!t.catalog().equals(TableRef.ICEBERG)) {
+        if (!t.catalog().equals(IcebergFormat.CATALOG)) {
           throw invalid("allowlisted table " + t + " is not in the iceberg catalog");
         }
       }
       for (String ns : namespaces) {
-        new TableRef(TableRef.ICEBERG, ns, "t"); // validates the namespace name
+        new TableRef(IcebergFormat.CATALOG, ns, "t"); // validates the namespace name
       }
     }
 
@@ -269,7 +269,8 @@ public record IcebergConfig(
         throw invalid("Iceberg allowlist is empty: name at least one namespace or table");
       }
       for (String entry : entries) {
-        String e = entry.startsWith(TableRef.ICEBERG + ".") ? entry.substring(8) : entry;
+        String prefix = IcebergFormat.CATALOG + ".";
+        String e = entry.startsWith(prefix) ? entry.substring(prefix.length()) : entry;
         if (e.startsWith("\"")) {
           int close = e.indexOf('"', 1);
           if (close < 0) {
@@ -278,18 +279,19 @@ public record IcebergConfig(
           String ns = e.substring(1, close);
           String rest = e.substring(close + 1);
           if (rest.isEmpty()) {
-            namespaces.add(new TableRef(TableRef.ICEBERG, ns, "t").namespace());
+            namespaces.add(new TableRef(IcebergFormat.CATALOG, ns, "t").namespace());
           } else if (rest.startsWith(".")) {
-            tables.add(new TableRef(TableRef.ICEBERG, ns, rest.substring(1)));
+            tables.add(new TableRef(IcebergFormat.CATALOG, ns, rest.substring(1)));
           } else {
             throw invalid("Iceberg allowlist entry " + entry + " is malformed");
           }
         } else {
           int dot = e.indexOf('.');
           if (dot < 0) {
-            namespaces.add(new TableRef(TableRef.ICEBERG, e, "t").namespace());
+            namespaces.add(new TableRef(IcebergFormat.CATALOG, e, "t").namespace());
           } else if (e.indexOf('.', dot + 1) < 0) {
-            tables.add(new TableRef(TableRef.ICEBERG, e.substring(0, dot), e.substring(dot + 1)));
+            tables.add(
+                new TableRef(IcebergFormat.CATALOG, e.substring(0, dot), e.substring(dot + 1)));
           } else {
             throw invalid(
                 "Iceberg allowlist entry " + entry + ": quote a nested namespace, e.g. \"a.b\".t");
@@ -301,7 +303,7 @@ public record IcebergConfig(
 
     /** Whether {@code ref} may be resolved at all. */
     public boolean allows(TableRef ref) {
-      return ref.catalog().equals(TableRef.ICEBERG)
+      return ref.catalog().equals(IcebergFormat.CATALOG)
           && (namespaces.contains(ref.namespace()) || tables.contains(ref));
     }
 

@@ -22,6 +22,12 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
   /** The codec tag inside sealed envelopes. */
   public static final String TAG = "iceberg";
 
+  /**
+   * The catalog name under which the REST federation's tables are served ({@code
+   * iceberg.<namespace>.<table>}); owned by this format, core names only its own {@code lake}.
+   */
+  public static final String CATALOG = "iceberg";
+
   @Override
   public String tag() {
     return TAG;

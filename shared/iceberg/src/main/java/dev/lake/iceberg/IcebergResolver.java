@@ -41,7 +41,7 @@ final class IcebergResolver implements TableResolver {
 
   @Override
   public String catalog() {
-    return TableRef.ICEBERG;
+    return IcebergFormat.CATALOG;
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.lake.core.Grant;
 import dev.lake.core.TableRef;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFilesConfig;
+import dev.lake.iceberg.IcebergFormat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +81,7 @@ public final class IcebergOptions {
     List<String> grants = new ArrayList<>();
     // typed grants quote a nested namespace ("a.b"), which plain concatenation did not
     for (String ns : config.allowlist().namespaces()) {
-      grants.add(Grant.namespace(TableRef.ICEBERG, ns).toString());
+      grants.add(Grant.namespace(IcebergFormat.CATALOG, ns).toString());
     }
     for (TableRef t : config.allowlist().tables()) {
       grants.add(Grant.table(t).toString());

@@ -31,14 +31,18 @@ import java.util.TreeMap;
 /**
  * The embedded registry: one JSON file ({@code {"tables": [{"name", "format", "location",
  * "options", "incarnation", "registeredAt"}]}}; a table without {@code format}, as written before
- * formats were named, is a {@link Registry#LEGACY_FORMAT} table), rewritten atomically under an
- * exclusive file lock so that a CLI {@code table register} and a running server can share it. Every
- * read stats the file and parses it again only when its version changed: each write replaces the
- * file by an atomic rename, so (file key, modification time, size) identifies the content; another
- * process's write is seen by the next read. The request path puts a bounded cache in front (see the
- * Lance resolver).
+ * formats were named, is a {@link Registry#LEGACY_FORMAT} table; an entry such old processes would
+ * misread has {@link Entry#legacyLocation} under {@code location} and its location under {@code
+ * formatLocation}), rewritten atomically under an exclusive file lock so that a CLI {@code table
+ * register} and a running server can share it. Every read stats the file and parses it again only
+ * when its version changed: each write replaces the file by an atomic rename, so (file key,
+ * modification time, size) identifies the content; another process's write is seen by the next
+ * read. The request path puts a bounded cache in front (see the Lance resolver).
  */
 public final class FileRegistry implements Registry {
+  /** The location of an entry that is not {@link Entry#legacyReadable}. */
+  private static final String FORMAT_LOCATION = "formatLocation";
+
   /** What identifies one written version of the file (a rename gives it a new file key). */
   private record Version(Object fileKey, FileTime modified, long size) {}
 
@@ -141,7 +145,10 @@ public final class FileRegistry implements Registry {
                 TableRef.parse(n.path("name").asText()),
                 // entries written before the format field existed are Lance tables
                 n.path("format").asText(LEGACY_FORMAT),
-                n.path("location").asText(),
+                // an entry old processes would misread keeps its location out of their sight
+                n.has(FORMAT_LOCATION)
+                    ? n.path(FORMAT_LOCATION).asText()
+                    : n.path("location").asText(),
                 options,
                 n.path("incarnation").asText(),
                 n.path("registeredAt").asLong()));
@@ -164,7 +171,10 @@ public final class FileRegistry implements Registry {
               .addObject()
               .put("name", e.ref().toString())
               .put("format", e.format())
-              .put("location", e.location());
+              .put("location", e.legacyLocation());
+      if (!e.legacyReadable()) {
+        table.put(FORMAT_LOCATION, e.location());
+      }
       if (!e.options().isEmpty()) {
         ObjectNode options = table.putObject("options");
         new TreeMap<>(e.options()).forEach(options::put);

@@ -27,6 +27,12 @@ public abstract class RegistryContract {
   /** Stores {@code ref} at {@code location} in the pre-format shape (no format, no options). */
   protected abstract void writeLegacy(Registry registry, TableRef ref, String location);
 
+  /**
+   * What a process built before format tags reads as the Lance location of {@code ref}: the stored
+   * {@code location} field, exactly as those releases read it (they read every entry as Lance).
+   */
+  protected abstract String readAsLegacy(Registry registry, TableRef ref);
+
   /** A table name unique to this test run (the AWS suite shares one table across tests). */
   private static TableRef fresh() {
     return TableRef.parse("lake.t" + UUID.randomUUID().toString().substring(0, 8) + ".nation");
@@ -90,6 +96,25 @@ public abstract class RegistryContract {
     assertThat(registry.find(ref)).isEmpty();
     // AND the same name registers fine afterwards
     assertThat(registry.register(ref, TEST, "/d/n", Map.of()).ref()).isEqualTo(ref);
+  }
+
+  @Test
+  void aTableOfAnotherFormat_isStoredSoThatAProcessBuiltBeforeFormatsCannotReadItAsLance() {
+    // GIVEN a table of another format than Lance, with options
+    Registry registry = registry();
+    TableRef ref = fresh();
+    Registry.Entry entry =
+        registry.register(ref, TEST, "/d/nation.lance", Map.of("filter", "n_nationkey < 3"));
+    // WHEN a process built before formats were named reads what is stored
+    String legacyLocation = readAsLegacy(registry, ref);
+    // THEN it sees a location no Lance library opens (it fails closed), never the table's own
+    assertThat(legacyLocation)
+        .isEqualTo(Registry.UNREADABLE_BY_LEGACY + TEST)
+        .isEqualTo("lake-table-format://test");
+    // AND this release still reads the entry back exactly
+    assertThat(sameRegistry(registry).find(ref)).contains(entry);
+    assertThat(sameRegistry(registry).list()).contains(entry);
+    assertThat(entry.location()).isEqualTo("/d/nation.lance");
   }
 
   @Test

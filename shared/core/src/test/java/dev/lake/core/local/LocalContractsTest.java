@@ -1,5 +1,7 @@
 package dev.lake.core.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.Json;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
 import dev.lake.core.Registry;
@@ -74,6 +76,22 @@ class LocalContractsTest {
     @Override
     protected Registry sameRegistry(Registry registry) {
       return new FileRegistry(((FileRegistry) registry).file());
+    }
+
+    @Override
+    protected String readAsLegacy(Registry registry, TableRef ref) {
+      try {
+        // FileRegistry's parse before format tags: name, location, incarnation, registeredAt
+        for (JsonNode n :
+            Json.mapper().readTree(((FileRegistry) registry).file().toFile()).path("tables")) {
+          if (TableRef.parse(n.path("name").asText()).equals(ref)) {
+            return n.path("location").asText();
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      throw new AssertionError(ref + " is not stored");
     }
 
     @Override
