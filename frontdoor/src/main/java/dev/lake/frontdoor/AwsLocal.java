@@ -8,11 +8,11 @@ import dev.lake.aws.AwsEmulator;
 import dev.lake.aws.DynamoDbJobStore;
 import dev.lake.aws.DynamoDbRegistry;
 import dev.lake.core.DeploymentNames;
+import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
-import dev.lake.iceberg.IcebergConfig;
 import dev.lake.lance.LanceStorage;
 import dev.lake.lance.demo.TpchDemo;
-import dev.lake.runtime.IcebergOptions;
+import dev.lake.runtime.FormatFlags;
 import dev.lake.runtime.ObjectStorage;
 import dev.lake.runtime.WorkerMain;
 import java.io.IOException;
@@ -157,18 +157,15 @@ final class AwsLocal implements AutoCloseable {
     }
   }
 
-  /** The demo principal's grants: the TPC-H namespace plus the Iceberg allowlist if federated. */
+  /**
+   * The demo principal's grants: the TPC-H namespace plus what the formats' settings in the extra
+   * variables expose (e.g. the Iceberg allowlist of {@code LAKE_ICEBERG_*} if federated).
+   */
   private static List<String> grants(Options options) {
     List<String> grants = new ArrayList<>(List.of(LocalLake.DEMO_GRANT));
-    String rest = options.extraEnv().get("LAKE_ICEBERG_REST");
-    if (rest != null) {
-      grants.addAll(
-          IcebergOptions.grantsFor(
-              IcebergConfig.fromFlags(
-                  rest,
-                  options.extraEnv().get("LAKE_ICEBERG_WAREHOUSE"),
-                  options.extraEnv().get("LAKE_ICEBERG_ALLOW"))));
-    }
+    TableFormats.installed()
+        .grantsToRead(FormatFlags.fromEnvironment(options.extraEnv()))
+        .forEach(g -> grants.add(g.toString()));
     return grants;
   }
 

@@ -5,7 +5,7 @@ import dev.lake.engine.ResultReuseConfig;
 import dev.lake.runtime.AwsOptions;
 import dev.lake.runtime.EngineOptions;
 import dev.lake.runtime.EnvDefaults;
-import dev.lake.runtime.IcebergOptions;
+import dev.lake.runtime.FormatFlags;
 import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
 import dev.lake.runtime.RegistryOptions;
@@ -103,6 +103,7 @@ public final class LakeCli implements Runnable {
   @Command(
       name = "serve",
       mixinStandardHelpOptions = true,
+      modelTransformer = FormatFlags.class,
       description =
           "Serve registered tables to the principals of a principals file. Every flag --foo-bar"
               + " may also be set as the environment variable LAKE_FOO_BAR.")
@@ -135,8 +136,6 @@ public final class LakeCli implements Runnable {
     boolean trustedTlsProxy;
 
     @CommandLine.Mixin RegistryOptions registry;
-
-    @CommandLine.Mixin IcebergOptions iceberg;
 
     @CommandLine.Mixin EngineOptions engine;
 
@@ -184,8 +183,7 @@ public final class LakeCli implements Runnable {
       }
       RuntimeConfig runtimeConfig =
           RuntimeConfig.builder(registrySource, keys, engine.engineConfig())
-              .iceberg(iceberg.config())
-              .icebergFiles(iceberg.files())
+              .formatSettings(FormatFlags.settings(spec))
               .aws(awsConfig)
               .build();
       DurableTierConfig tierConfig = durable.config(worker.config(), aws.resultLayout());

@@ -1,7 +1,7 @@
 package dev.lake.frontdoor;
 
 import dev.lake.runtime.EngineOptions;
-import dev.lake.runtime.IcebergOptions;
+import dev.lake.runtime.FormatFlags;
 import dev.lake.runtime.WorkerLimitOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "local",
     mixinStandardHelpOptions = true,
+    modelTransformer = FormatFlags.class,
     description = "Run lake on this machine with TPC-H demo data (plaintext, loopback only).")
 final class LocalCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -34,8 +35,6 @@ final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
   double scale;
-
-  @CommandLine.Mixin IcebergOptions iceberg;
 
   @Option(
       names = "--durable",
@@ -58,26 +57,26 @@ final class LocalCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     limits.validate(); // before any data is generated
-    LocalLake lake =
-        LocalLake.start(
-            LocalLake.options(dataDir)
-                .host(host)
-                .port(port)
-                .token(Optional.ofNullable(token))
-                .scale(scale)
-                .iceberg(iceberg.config())
-                .icebergFiles(iceberg.files())
-                .durable(durableConfig())
-                .snapshotCacheBytes(engine.snapshotCacheBytes())
-                .build(),
-            limits,
-            out);
+    LocalLake lake = LocalLake.start(options(), limits, out);
     out.println("JDBC URL: " + lake.jdbcUrl());
     out.println(lake.server().limitsLine());
     out.println("Token:    " + lake.token());
     out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
     out.flush();
     return LakeCli.serveUntilStopped(lake);
+  }
+
+  /** Local mode's options as the parsed flags give them (validated, before any data exists). */
+  LocalLake.Options options() {
+    return LocalLake.options(dataDir)
+        .host(host)
+        .port(port)
+        .token(Optional.ofNullable(token))
+        .scale(scale)
+        .formatSettings(FormatFlags.settings(spec))
+        .durable(durableConfig())
+        .snapshotCacheBytes(engine.snapshotCacheBytes())
+        .build();
   }
 
   /** The durable tier of local mode with the bounds of the flags (validated), or empty if off. */

@@ -2,14 +2,13 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.Grant;
 import dev.lake.core.Registry;
+import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
-import dev.lake.iceberg.IcebergConfig;
-import dev.lake.iceberg.IcebergFilesConfig;
 import dev.lake.lance.demo.TpchDemo;
-import dev.lake.runtime.IcebergOptions;
 import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
 import dev.lake.runtime.RegistrySource;
@@ -77,7 +76,7 @@ final class LocalLake implements AutoCloseable {
   /**
    * Options of local mode; see {@code lake local}. Built with {@link #options(Path)}: everything
    * but the data directory has a default (loopback port 31337, the demo token, TPC-H SF 0.01, the
-   * durable tier on, no Iceberg, the snapshot cache off).
+   * durable tier on, no format settings (no Iceberg), the snapshot cache off).
    */
   @RecordBuilder
   @RecordBuilder.Options(emptyDefaultForOptional = true)
@@ -88,8 +87,7 @@ final class LocalLake implements AutoCloseable {
       Optional<String> token,
       @RecordBuilder.Initializer("DEFAULT_SCALE") double scale,
       @RecordBuilder.Initializer("systemClock") Clock clock,
-      Optional<IcebergConfig> iceberg,
-      @RecordBuilder.Initializer("icebergFileDefaults") IcebergFilesConfig icebergFiles,
+      @RecordBuilder.Initializer("noFormatSettings") List<Object> formatSettings,
       @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
       long snapshotCacheBytes) {
     public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
@@ -97,8 +95,7 @@ final class LocalLake implements AutoCloseable {
     public static final double DEFAULT_SCALE = 0.01;
 
     Options {
-      requireNonNull(iceberg, "iceberg is null");
-      requireNonNull(icebergFiles, "icebergFiles is null");
+      formatSettings = List.copyOf(requireNonNull(formatSettings, "formatSettings is null"));
       requireNonNull(durable, "durable is null");
       requireNonNull(dataDir, "dataDir is null");
       requireNonNull(host, "host is null");
@@ -117,8 +114,8 @@ final class LocalLake implements AutoCloseable {
       return LocalLake.localDurable();
     }
 
-    public static IcebergFilesConfig icebergFileDefaults() {
-      return IcebergFilesConfig.defaults();
+    public static List<Object> noFormatSettings() {
+      return List.of();
     }
 
     /** The engine settings of local mode: defaults, plus the snapshot cache if enabled. */
@@ -178,7 +175,10 @@ final class LocalLake implements AutoCloseable {
     }
     String token = options.token().orElseGet(() -> loadOrCreateToken(layout.demoToken()));
     List<String> grants = new ArrayList<>(List.of(DEMO_GRANT));
-    options.iceberg().ifPresent(c -> grants.addAll(IcebergOptions.grantsFor(c)));
+    // and what the formats' settings expose (e.g. an Iceberg allowlist)
+    TableFormats.installed().grantsToRead(options.formatSettings()).stream()
+        .map(Grant::toString)
+        .forEach(grants::add);
     Principals.write(
         layout.principals(),
         List.of(
@@ -190,8 +190,7 @@ final class LocalLake implements AutoCloseable {
                     RegistrySource.file(layout.registry()),
                     new KeySource.CreatedFile(layout.keyRing()),
                     options.engineConfig(layout.spill()))
-                .iceberg(options.iceberg())
-                .icebergFiles(options.icebergFiles())
+                .formatSettings(options.formatSettings())
                 .build());
     Components components = null;
     Optional<DurableTier> durable = Optional.empty();

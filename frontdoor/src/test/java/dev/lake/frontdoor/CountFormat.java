@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.Bounds;
 import dev.lake.core.EntryResolver;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
+import dev.lake.core.FormatOptions;
 import dev.lake.core.LakeException;
 import dev.lake.core.RegisteredTables;
 import dev.lake.core.Registry;
@@ -33,21 +35,47 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine.Option;
 
 /**
  * A tiny test-only second registry-backed format (tag {@code count}), installed in the front door's
  * tests by one line in {@code META-INF/services/dev.lake.core.TableFormat}: a table registered with
- * option {@code rows=N} reads as one BIGINT column {@code n} holding 0..N-1. It exists to prove
- * that catalog {@code lake} serves any format that contributes {@link TableFormat#openRegistered},
- * with no change outside the format.
+ * option {@code rows=N} reads as one BIGINT column {@code n} holding offset..offset+N-1, where the
+ * offset is the format's own flag {@code --count-offset} ({@code LAKE_COUNT_OFFSET}, 0 by default).
+ * It exists to prove that catalog {@code lake} serves any format that contributes {@link
+ * TableFormat#openRegistered}, and that every lake process command takes a format's flags, with no
+ * change outside the format.
  */
 public final class CountFormat implements TableFormat<CountFormat.CountSnapshot> {
   static final String TAG = "count";
   static final Schema SCHEMA =
       new Schema(List.of(new Field("n", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
 
-  /** The exact identity of a count table: its registry incarnation and row count. */
-  public record CountSnapshot(String incarnation, long rows) implements Snapshot {
+  /** The count format's settings: the first value of every count table. */
+  record CountSettings(long offset) {
+    static final long MAX_OFFSET = 1_000_000;
+
+    CountSettings {
+      Bounds.check("offset", offset, 0, MAX_OFFSET);
+    }
+  }
+
+  /** The count format's flags, a picocli mixin every lake process command adds. */
+  static final class CountOptions implements FormatOptions {
+    @Option(
+        names = "--count-offset",
+        defaultValue = "0",
+        description = "First value of every count table (a test-only format).")
+    long offset;
+
+    @Override
+    public List<Object> settings() {
+      return List.of(new CountSettings(offset));
+    }
+  }
+
+  /** The exact identity of a count table: its registry incarnation, row count and offset. */
+  public record CountSnapshot(String incarnation, long rows, long offset) implements Snapshot {
     public CountSnapshot {
       requireNonNull(incarnation, "incarnation is null");
     }
@@ -72,12 +100,15 @@ public final class CountFormat implements TableFormat<CountFormat.CountSnapshot>
   public void encode(CountSnapshot snapshot, ObjectNode node) {
     node.put("incarnation", snapshot.incarnation());
     node.put("rows", snapshot.rows());
+    node.put("offset", snapshot.offset());
   }
 
   @Override
   public CountSnapshot decode(JsonNode node) {
     return new CountSnapshot(
-        TableFormats.text(node, "incarnation"), TableFormats.number(node, "rows"));
+        TableFormats.text(node, "incarnation"),
+        TableFormats.number(node, "rows"),
+        TableFormats.number(node, "offset"));
   }
 
   /** A count table takes exactly one option, {@code rows}, a number from 0 to 1000. */
@@ -90,14 +121,21 @@ public final class CountFormat implements TableFormat<CountFormat.CountSnapshot>
   }
 
   @Override
-  public Optional<RegisteredTables> openRegistered(FormatContext context) {
-    return Optional.of(new RegisteredTables(new Resolver(), new Reader(), Optional.empty()));
+  public Optional<FormatOptions> newOptions() {
+    return Optional.of(new CountOptions());
   }
 
-  private static final class Resolver implements EntryResolver {
+  @Override
+  public Optional<RegisteredTables> openRegistered(FormatContext context) {
+    long offset = context.findSettings(CountSettings.class).map(CountSettings::offset).orElse(0L);
+    return Optional.of(new RegisteredTables(new Resolver(offset), new Reader(), Optional.empty()));
+  }
+
+  private record Resolver(long offset) implements EntryResolver {
     @Override
     public Snapshot resolve(Registry.Entry entry) {
-      return new CountSnapshot(entry.incarnation(), Long.parseLong(entry.options().get("rows")));
+      return new CountSnapshot(
+          entry.incarnation(), Long.parseLong(entry.options().get("rows")), offset);
     }
 
     @Override
@@ -122,13 +160,14 @@ public final class CountFormat implements TableFormat<CountFormat.CountSnapshot>
     public List<ArrowReader> scan(
         TableRef ref, Snapshot snapshot, ScanRequest request, BufferAllocator allocator) {
       long rows = ((CountSnapshot) snapshot).rows();
+      long offset = ((CountSnapshot) snapshot).offset();
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
           ArrowStreamWriter writer = new ArrowStreamWriter(root, null, bytes)) {
         BigIntVector n = (BigIntVector) root.getVector(0);
         n.allocateNew((int) rows);
         for (int i = 0; i < rows; i++) {
-          n.set(i, i);
+          n.set(i, offset + i);
         }
         root.setRowCount((int) rows);
         writer.start();

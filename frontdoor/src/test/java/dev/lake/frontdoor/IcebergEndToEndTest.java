@@ -76,7 +76,7 @@ class IcebergEndToEndTest {
             LocalLake.options(dir.resolve("lake"))
                 .port(0)
                 .token(Optional.of("iceberg-token"))
-                .iceberg(Optional.of(config))
+                .formatSettings(List.of(config))
                 .build(),
             new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();

@@ -19,7 +19,7 @@ class LocalLakeOptionsTest {
     assertThat(options.token()).isEmpty();
     assertThat(options.scale()).isEqualTo(0.01);
     assertThat(options.clock()).isEqualTo(Clock.systemUTC());
-    assertThat(options.iceberg()).isEmpty();
+    assertThat(options.formatSettings()).isEmpty();
     assertThat(options.durable()).isEqualTo(LocalLake.localDurable());
     assertThat(options.snapshotCacheBytes()).isZero();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.TableRef;
+import dev.lake.runtime.WorkerMain;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
@@ -28,11 +28,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * A second registry-backed format served under catalog {@code lake} beside Lance: the test-only
  * {@link CountFormat}, installed by its one line of registration, in a real local-mode process
- * (LakeRuntime, DuckDB engine, Flight SQL) queried by the Flight SQL and JDBC clients.
+ * (LakeRuntime, DuckDB engine, Flight SQL) built by {@code lake local}'s own command line, which
+ * takes the format's flag {@code --count-offset} ({@code LAKE_COUNT_OFFSET}), queried by the Flight
+ * SQL and JDBC clients.
  */
 class RegisteredFormatEndToEndTest {
   static final String TOKEN = "format-token";
@@ -43,16 +46,26 @@ class RegisteredFormatEndToEndTest {
   static BufferAllocator allocator;
   static FlightSqlClient client;
 
+  /** {@code lake local}'s command with the count format's variable set (count tables from 10). */
+  static LocalCommand local(Map<String, String> env, String... args) {
+    CommandLine cli = LakeCli.commandLine(env);
+    List<String> all = new ArrayList<>(List.of("local"));
+    all.addAll(List.of(args));
+    cli.parseArgs(all.toArray(String[]::new));
+    return (LocalCommand) cli.getSubcommands().get("local").getCommand();
+  }
+
   @BeforeAll
   static void start() {
-    lake =
-        LocalLake.start(
-            LocalLake.options(dir.resolve("lake"))
-                .port(0)
-                .scale(0.001)
-                .token(Optional.of(TOKEN))
-                .build(),
-            new PrintWriter(new StringWriter()));
+    LocalLake.Options options =
+        local(
+                Map.of("LAKE_COUNT_OFFSET", "10"),
+                "--port=0",
+                "--scale=0.001",
+                "--token=" + TOKEN,
+                "--data-dir=" + dir.resolve("lake"))
+            .options();
+    lake = LocalLake.start(options, new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();
     client =
         new FlightSqlClient(
@@ -101,9 +114,10 @@ class RegisteredFormatEndToEndTest {
     lake.registry().register(COUNTS, CountFormat.TAG, "counts", Map.of("rows", "7"));
 
     // WHEN it is queried alone and joined with a Lance table through Flight SQL
-    // THEN its format's resolver and reader serve it: n = 0..6
+    // THEN its format's resolver and reader serve it, from the offset its own variable set:
+    // n = 10..16
     assertThat(firstRow(ticket("SELECT count(*), sum(n) FROM lake.tpch.counts")))
-        .containsExactly(7L, 21L);
+        .containsExactly(7L, 91L);
     assertThat(
             firstRow(
                 ticket(
@@ -135,7 +149,34 @@ class RegisteredFormatEndToEndTest {
     lake.registry().unregister(COUNTS);
     lake.registry().register(COUNTS, CountFormat.TAG, "counts", Map.of("rows", "3"));
     // THEN a fresh query reads the new table, and Lance tables still work
-    assertThat(firstRow(ticket("SELECT sum(n) FROM lake.tpch.counts"))).containsExactly(3L);
+    assertThat(firstRow(ticket("SELECT sum(n) FROM lake.tpch.counts"))).containsExactly(33L);
     assertThat(firstRow(ticket("SELECT count(*) FROM lake.tpch.nation"))).containsExactly(25L);
+  }
+
+  @Test
+  void aFormatsOwnFlag_isTakenByEveryProcessCommand_andValidatedBeforeAnythingStarts(
+      @TempDir Path data) {
+    // GIVEN lake's command lines, which name no format
+    CommandLine root = LakeCli.commandLine(Map.of());
+    // THEN serve, local and worker all take the count format's flag, and help lists it
+    assertThat(root.getSubcommands().get("serve").getCommandSpec().findOption("--count-offset"))
+        .isNotNull();
+    assertThat(WorkerMain.commandLine(Map.of()).getCommandSpec().findOption("--count-offset"))
+        .isNotNull();
+    assertThat(root.getSubcommands().get("local").getUsageMessage()).contains("--count-offset");
+    // AND the flag wins over its variable and reaches the format's settings
+    assertThat(
+            local(Map.of("LAKE_COUNT_OFFSET", "10"), "--count-offset", "3")
+                .options()
+                .formatSettings())
+        .contains(new CountFormat.CountSettings(3));
+    // WHEN the value is out of bounds
+    StringWriter err = new StringWriter();
+    CommandLine bad = LakeCli.commandLine(Map.of("LAKE_COUNT_OFFSET", "-1"));
+    bad.setErr(new PrintWriter(err));
+    // THEN local refuses it in one line naming the value, with exit code 2, before any data exists
+    assertThat(bad.execute("local", "--port", "0", "--data-dir", data.toString())).isEqualTo(2);
+    assertThat(err.toString().trim()).isEqualTo("lake: offset must be between 0 and 1000000: -1");
+    assertThat(data.resolve("tables")).doesNotExist();
   }
 }

@@ -2,6 +2,7 @@ package dev.lake.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -53,6 +54,23 @@ public interface TableFormat<S extends Snapshot> {
    */
   default Optional<RegisteredTables> openRegistered(FormatContext context) {
     return Optional.empty();
+  }
+
+  /**
+   * A fresh instance of this format's command-line options (see {@link FormatOptions}), or empty
+   * when the format has none (the default). Called once per command line built.
+   */
+  default Optional<FormatOptions> newOptions() {
+    return Optional.empty();
+  }
+
+  /**
+   * The grants that let a principal read every table {@code settings} (a process's format settings,
+   * as {@link FormatContext#settings}) expose through this format's own catalog, e.g. an allowlist;
+   * local mode grants them to its demo principal. None by default.
+   */
+  default List<Grant> grantsToRead(List<Object> settings) {
+    return List.of();
   }
 
   /**

@@ -89,6 +89,17 @@ public final class TableFormats {
     }
   }
 
+  /**
+   * What every registered format grants to read what {@code settings} expose ({@link
+   * TableFormat#grantsToRead}).
+   */
+  public List<Grant> grantsToRead(List<Object> settings) {
+    requireNonNull(settings, "settings is null");
+    List<Grant> grants = new ArrayList<>();
+    byTag.values().forEach(format -> grants.addAll(format.grantsToRead(settings)));
+    return List.copyOf(grants);
+  }
+
   /** The format of {@code tag}; an unknown tag fails closed as {@code TICKET_INVALID}. */
   public TableFormat<?> resolve(String tag) {
     TableFormat<?> format = byTag.get(tag);

@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.FormatContext;
+import dev.lake.core.FormatOptions;
+import dev.lake.core.Grant;
 import dev.lake.core.TableFormat;
+import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -67,6 +70,23 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
                         .findSettings(IcebergFilesConfig.class)
                         .orElse(IcebergFilesConfig.defaults()),
                     context.allocator()));
+  }
+
+  /** The {@code --iceberg-*} flags ({@code LAKE_ICEBERG_*}) of every lake process command. */
+  @Override
+  public Optional<FormatOptions> newOptions() {
+    return Optional.of(new IcebergOptions());
+  }
+
+  /** The allowlist of the configured REST catalog, as grants (none when federation is off). */
+  @Override
+  public List<Grant> grantsToRead(List<Object> settings) {
+    return settings.stream()
+        .filter(IcebergConfig.class::isInstance)
+        .map(IcebergConfig.class::cast)
+        .findFirst()
+        .map(IcebergOptions::grantsFor)
+        .orElse(List.of());
   }
 
   /**

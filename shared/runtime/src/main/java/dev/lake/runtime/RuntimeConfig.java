@@ -4,35 +4,32 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.aws.AwsConfig;
 import dev.lake.engine.EngineConfig;
-import dev.lake.iceberg.IcebergConfig;
-import dev.lake.iceberg.IcebergFilesConfig;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Everything {@link LakeRuntime} assembles a process from, validated once: the registry, the key
- * source, the engine, the optional Iceberg REST federation, the AWS deployment (required by a
- * DynamoDB registry, KMS keys and the AWS durable ports). Where durable results live is {@link
+ * source, the engine, the table formats' settings, the AWS deployment (required by a DynamoDB
+ * registry, KMS keys and the AWS durable ports). Where durable results live is {@link
  * dev.lake.core.job.ResultLayout}, handed to the front door's durable tier and to {@link
  * LakeRuntime#processor}.
  *
- * @param icebergFiles how Iceberg data files reach DuckDB's Parquet reader (direct reads and their
- *     bounded file cache; used only with {@code iceberg})
+ * @param formatSettings the format-owned settings records this deployment configures (e.g. an
+ *     Iceberg REST catalog), handed to every installed table format, which looks up its own types
+ *     ({@link dev.lake.core.FormatContext#findSettings}); from the command line through {@link
+ *     FormatFlags}
  */
 public record RuntimeConfig(
     RegistrySource registry,
     KeySource keys,
     EngineConfig engine,
-    Optional<IcebergConfig> iceberg,
-    IcebergFilesConfig icebergFiles,
+    List<Object> formatSettings,
     Optional<AwsConfig> aws) {
   public RuntimeConfig {
     requireNonNull(registry, "registry is null");
     requireNonNull(keys, "keys is null");
     requireNonNull(engine, "engine is null");
-    requireNonNull(iceberg, "iceberg is null");
-    requireNonNull(icebergFiles, "icebergFiles is null");
+    formatSettings = List.copyOf(requireNonNull(formatSettings, "formatSettings is null"));
     requireNonNull(aws, "aws is null");
     if (registry.table().isPresent() && aws.isEmpty()) {
       throw new IllegalArgumentException("a DynamoDB registry needs the AWS settings");
@@ -42,18 +39,7 @@ public record RuntimeConfig(
     }
   }
 
-  /**
-   * The format-owned settings records this deployment configures, handed to every installed table
-   * format (each looks up its own type): the Iceberg REST catalog, if any, and its file reads.
-   */
-  public List<Object> formatSettings() {
-    List<Object> settings = new ArrayList<>();
-    iceberg.ifPresent(settings::add);
-    settings.add(icebergFiles);
-    return List.copyOf(settings);
-  }
-
-  /** A builder starting from the engine defaults, no Iceberg, no AWS. */
+  /** A builder starting from the engine defaults, no format settings, no AWS. */
   public static Builder builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
     return new Builder(registry, keys, engine);
   }
@@ -63,8 +49,7 @@ public record RuntimeConfig(
     private final RegistrySource registry;
     private final KeySource keys;
     private final EngineConfig engine;
-    private Optional<IcebergConfig> iceberg = Optional.empty();
-    private IcebergFilesConfig icebergFiles = IcebergFilesConfig.defaults();
+    private List<Object> formatSettings = List.of();
     private Optional<AwsConfig> aws = Optional.empty();
 
     private Builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
@@ -73,13 +58,8 @@ public record RuntimeConfig(
       this.engine = engine;
     }
 
-    public Builder iceberg(Optional<IcebergConfig> value) {
-      this.iceberg = value;
-      return this;
-    }
-
-    public Builder icebergFiles(IcebergFilesConfig value) {
-      this.icebergFiles = value;
+    public Builder formatSettings(List<Object> value) {
+      this.formatSettings = value;
       return this;
     }
 
@@ -89,7 +69,7 @@ public record RuntimeConfig(
     }
 
     public RuntimeConfig build() {
-      return new RuntimeConfig(registry, keys, engine, iceberg, icebergFiles, aws);
+      return new RuntimeConfig(registry, keys, engine, formatSettings, aws);
     }
   }
 }

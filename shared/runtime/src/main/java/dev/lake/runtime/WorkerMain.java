@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "worker",
     mixinStandardHelpOptions = true,
+    modelTransformer = FormatFlags.class,
     description = "Run durable-tier jobs from the SQS job queue (the Lambda's code, as a process).")
 public final class WorkerMain implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -36,8 +37,6 @@ public final class WorkerMain implements Callable<Integer> {
   @Mixin RegistryOptions registry;
 
   @Mixin EngineOptions engine;
-
-  @Mixin IcebergOptions iceberg;
 
   @Mixin AwsOptions aws;
 
@@ -70,8 +69,7 @@ public final class WorkerMain implements Callable<Integer> {
     RuntimeConfig config =
         RuntimeConfig.builder(
                 registry.source(), new KeySource.Kms(aws.keyRingPrefix()), engine.engineConfig())
-            .iceberg(iceberg.config())
-            .icebergFiles(iceberg.files())
+            .formatSettings(FormatFlags.settings(spec))
             .aws(Optional.of(awsConfig))
             .build();
     WorkerConfig workerConfig = worker.config();

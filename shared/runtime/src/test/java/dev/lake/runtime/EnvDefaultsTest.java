@@ -22,6 +22,14 @@ class EnvDefaultsTest {
     return options;
   }
 
+  /** A setting the formats' flags (added through {@link FormatFlags}) give the worker. */
+  private static <T> Optional<T> formatSetting(WorkerMain w, Class<T> type) {
+    return FormatFlags.settings(w.spec).stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .findFirst();
+  }
+
   @Test
   void variable_isTheFlagInUpperSnakeCase_withTheLakePrefix() {
     assertThat(EnvDefaults.variable("--registry-table")).isEqualTo("LAKE_REGISTRY_TABLE");
@@ -78,32 +86,35 @@ class EnvDefaultsTest {
                 "LAKE_ICEBERG_REST", "http://127.0.0.1:8181/",
                 "LAKE_ICEBERG_ALLOW", "tpch",
                 "LAKE_ICEBERG_WAREHOUSE", "wh"));
-    IcebergConfig config = w.iceberg.config().orElseThrow();
+    IcebergConfig config = formatSetting(w, IcebergConfig.class).orElseThrow();
     assertThat(config.uri()).isEqualTo(URI.create("http://127.0.0.1:8181/"));
     assertThat(config.warehouse()).isEqualTo(Optional.of("wh"));
     assertThat(config.allowlist().allows(TableRef.parse("iceberg.tpch.lineitem"))).isTrue();
-    assertThat(parse(Map.of()).iceberg.config()).isEmpty();
+    assertThat(formatSetting(parse(Map.of()), IcebergConfig.class)).isEmpty();
   }
 
   @Test
   void icebergFiles_directReadsOnWithA4GiBCache_byDefault_andSetByVariables() {
     // GIVEN no variables THEN direct reads are on, in a private directory, bounded at 4 GiB
-    IcebergFilesConfig defaults = parse(Map.of()).iceberg.files();
+    IcebergFilesConfig defaults =
+        formatSetting(parse(Map.of()), IcebergFilesConfig.class).orElseThrow();
     assertThat(defaults).isEqualTo(IcebergFilesConfig.defaults());
     // GIVEN the deployment's variables THEN they reach the config
     IcebergFilesConfig set =
-        parse(
-                Map.of(
-                    "LAKE_ICEBERG_DIRECT_READS", "false",
-                    "LAKE_ICEBERG_FILE_CACHE_DIR", "/tmp/lake-iceberg-files",
-                    "LAKE_ICEBERG_FILE_CACHE_MB", "1024"))
-            .iceberg
-            .files();
+        formatSetting(
+                parse(
+                    Map.of(
+                        "LAKE_ICEBERG_DIRECT_READS", "false",
+                        "LAKE_ICEBERG_FILE_CACHE_DIR", "/tmp/lake-iceberg-files",
+                        "LAKE_ICEBERG_FILE_CACHE_MB", "1024")),
+                IcebergFilesConfig.class)
+            .orElseThrow();
     assertThat(set.direct()).isFalse();
     assertThat(set.cacheDirectory()).contains(Path.of("/tmp/lake-iceberg-files"));
     assertThat(set.cacheBytes()).isEqualTo(1024L << 20);
     // AND a bound too small is refused naming the setting and the value
-    assertThatThrownBy(() -> parse(Map.of("LAKE_ICEBERG_FILE_CACHE_MB", "1")).iceberg.files())
+    assertThatThrownBy(
+            () -> FormatFlags.settings(parse(Map.of("LAKE_ICEBERG_FILE_CACHE_MB", "1")).spec))
         .hasMessageContaining("cacheBytes")
         .hasMessageContaining("1048576");
   }
@@ -116,7 +127,7 @@ class EnvDefaultsTest {
     assertThatThrownBy(() -> parse(Map.of()).aws.durable())
         .hasMessageContaining("--job-queue-url")
         .hasMessageContaining("LAKE_JOB_QUEUE_URL");
-    assertThatThrownBy(() -> parse(Map.of("LAKE_ICEBERG_ALLOW", "tpch")).iceberg.config())
+    assertThatThrownBy(() -> FormatFlags.settings(parse(Map.of("LAKE_ICEBERG_ALLOW", "tpch")).spec))
         .hasMessage("--iceberg-allow/--iceberg-warehouse need --iceberg-rest");
   }
 

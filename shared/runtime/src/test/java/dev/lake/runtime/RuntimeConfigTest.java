@@ -17,7 +17,7 @@ class RuntimeConfigTest {
         RuntimeConfig.builder(
                 RegistrySource.file(Path.of("/r.json")), new KeySource.File(Path.of("/k")), ENGINE)
             .build();
-    assertThat(c.iceberg()).isEmpty();
+    assertThat(c.formatSettings()).isEmpty();
     assertThat(c.aws()).isEmpty();
     assertThat(c.registry().freshness()).isEqualTo(Duration.ofSeconds(1));
   }

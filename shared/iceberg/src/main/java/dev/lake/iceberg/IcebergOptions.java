@@ -1,10 +1,8 @@
-package dev.lake.runtime;
+package dev.lake.iceberg;
 
+import dev.lake.core.FormatOptions;
 import dev.lake.core.Grant;
 import dev.lake.core.TableRef;
-import dev.lake.iceberg.IcebergConfig;
-import dev.lake.iceberg.IcebergFilesConfig;
-import dev.lake.iceberg.IcebergFormat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +10,11 @@ import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --iceberg-*} flags shared by {@code local} and {@code serve}: at most one external
- * Iceberg REST catalog per deployment, off unless {@code --iceberg-rest} is given.
+ * The {@code --iceberg-*} flags ({@code LAKE_ICEBERG_*}) that every lake process command takes from
+ * {@link IcebergFormat#newOptions}: at most one external Iceberg REST catalog per deployment, off
+ * unless {@code --iceberg-rest} is given, and how its data files reach DuckDB.
  */
-public final class IcebergOptions {
+final class IcebergOptions implements FormatOptions {
   @Option(
       names = "--iceberg-rest",
       description = "URI of the Iceberg REST catalog to federate (read-only). Off by default.")
@@ -54,14 +53,23 @@ public final class IcebergOptions {
       description = "Bound of the Iceberg data-file cache in MiB (default 4096).")
   long fileCacheMb = 4096;
 
+  /** The REST catalog, if configured, and how data files reach DuckDB; validated. */
+  @Override
+  public List<Object> settings() {
+    List<Object> settings = new ArrayList<>();
+    config().ifPresent(settings::add);
+    settings.add(files());
+    return List.copyOf(settings);
+  }
+
   /** How Iceberg data files reach DuckDB, validated by {@link IcebergFilesConfig}. */
-  public IcebergFilesConfig files() {
+  IcebergFilesConfig files() {
     return new IcebergFilesConfig(
         directReads, Optional.ofNullable(fileCacheDir), Math.multiplyExact(fileCacheMb, 1L << 20));
   }
 
   /** The validated config, or empty when federation is off. */
-  public Optional<IcebergConfig> config() {
+  Optional<IcebergConfig> config() {
     if (restUri == null) {
       if (allow != null || warehouse != null) {
         throw new IllegalArgumentException(
@@ -77,15 +85,15 @@ public final class IcebergOptions {
   }
 
   /** Principal grants equal to the allowlist (local mode's demo principal gets these). */
-  public static List<String> grantsFor(IcebergConfig config) {
-    List<String> grants = new ArrayList<>();
+  static List<Grant> grantsFor(IcebergConfig config) {
+    List<Grant> grants = new ArrayList<>();
     // typed grants quote a nested namespace ("a.b"), which plain concatenation did not
     for (String ns : config.allowlist().namespaces()) {
-      grants.add(Grant.namespace(IcebergFormat.CATALOG, ns).toString());
+      grants.add(Grant.namespace(IcebergFormat.CATALOG, ns));
     }
     for (TableRef t : config.allowlist().tables()) {
-      grants.add(Grant.table(t).toString());
+      grants.add(Grant.table(t));
     }
-    return grants;
+    return List.copyOf(grants);
   }
 }
