@@ -7,7 +7,7 @@ import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** The Arrow IPC file format (readable by pyarrow, DuckDB's arrow extension, Arrow Java, …). */
-final class ArrowWriter implements ResultWriter {
+final class ArrowWriter implements OutputWriter {
   @Override
   public long write(ArrowReader reader, Output out) throws IOException {
     VectorSchemaRoot root = reader.getVectorSchemaRoot();

@@ -11,7 +11,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** CSV (RFC 4180, header row, NULL as an empty field) through Jackson's CSV generator. */
-final class CsvWriter implements ResultWriter {
+final class CsvWriter implements OutputWriter {
   @Override
   public long write(ArrowReader reader, Output out) throws IOException {
     VectorSchemaRoot root = reader.getVectorSchemaRoot();

@@ -15,7 +15,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * notation), floats and booleans are JSON numbers and booleans; everything else is a string in the
  * same form as the CSV output; NULL is {@code null}.
  */
-final class JsonWriter implements ResultWriter {
+final class JsonWriter implements OutputWriter {
   @Override
   public long write(ArrowReader reader, Output out) throws IOException {
     VectorSchemaRoot root = reader.getVectorSchemaRoot();

@@ -19,7 +19,7 @@ enum OutputFormat {
   ARROW;
 
   /** A writer; {@code allocator} is the one the results are read with. */
-  ResultWriter writer(BufferAllocator allocator) {
+  OutputWriter writer(BufferAllocator allocator) {
     return switch (this) {
       case TABLE -> new TableWriter();
       case CSV -> new CsvWriter();

@@ -17,7 +17,7 @@ import org.duckdb.DuckDBConnection;
  * streams to the file without being held in memory. DuckDB maps every Arrow type lake produces
  * (decimals keep precision and scale, dates stay dates); files are zstd-compressed.
  */
-final class ParquetWriter implements ResultWriter {
+final class ParquetWriter implements OutputWriter {
   private final BufferAllocator allocator;
 
   /** {@code allocator} must share its root with the reader's buffers (the client's). */

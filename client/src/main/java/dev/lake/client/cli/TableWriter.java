@@ -16,7 +16,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * #SAMPLE_ROWS} rows (later wider values simply widen their row), numbers align right, NULL prints
  * as {@code NULL}, and a last line counts the rows. Only the sample is buffered.
  */
-final class TableWriter implements ResultWriter {
+final class TableWriter implements OutputWriter {
   static final int SAMPLE_ROWS = 1000;
 
   @Override
