@@ -13,17 +13,18 @@ import java.time.LocalDateTime;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
 
 /**
  * One prepared statement on its own connection. Execution starts lazily on the first pull of the
  * result reader (so {@link #cancel()} can reach a running query from another thread); results leave
- * DuckDB as an Arrow C stream pulled batch by batch. Owns the connection, the registered inputs and
- * the per-query child allocator; {@link #close()} frees all of them.
+ * DuckDB as an Arrow C stream pulled batch by batch. Owns the connection lease, the registered
+ * inputs and the per-query child allocator; {@link #close()} frees all of them — a pooled
+ * connection goes back for reuse only when the result was read to its end without cancel, deadline
+ * or failure, and from then on this execution can no longer interrupt it.
  */
 final class DuckDbExecution implements QueryExecution {
-  private final DuckDBConnection connection;
+  private final PreparedConnections.Lease lease;
   private final PreparedStatement statement;
   private final BufferAllocator allocator;
   private final int batchSize;
@@ -33,21 +34,27 @@ final class DuckDbExecution implements QueryExecution {
   private final ExecutionAccounting accounting;
   private volatile boolean cancelled;
   private volatile boolean timedOut;
+  private volatile boolean drained; // the result reached its end
+  private volatile boolean failed;
+
+  /** Guards the statement against an interrupt once the lease ended (it may serve another run). */
+  private final Object interruptLock = new Object();
+
+  private boolean released; // guarded by interruptLock
   private volatile java.util.concurrent.Future<?> deadline;
   private boolean closed;
   private ResultSet resultSet;
   private ArrowReader result;
 
   private DuckDbExecution(
-      DuckDBConnection connection,
-      PreparedStatement statement,
+      PreparedConnections.Lease lease,
       BufferAllocator allocator,
       int batchSize,
       QueryInputs inputs,
       Limits limits,
       ExecutionAccounting accounting) {
-    this.connection = connection;
-    this.statement = statement;
+    this.lease = lease;
+    this.statement = lease.statement();
     this.allocator = allocator;
     this.batchSize = batchSize;
     this.inputs = inputs;
@@ -75,21 +82,20 @@ final class DuckDbExecution implements QueryExecution {
   }
 
   /**
-   * Prepares {@code sql} and binds {@code parameters} positionally ({@code null} list: bind NULL to
-   * every placeholder, for planning). Closes everything it was handed if this fails.
+   * Binds {@code parameters} positionally to the statement {@code lease} prepared ({@code null}
+   * list: bind NULL to every placeholder, for planning). Ends the lease and closes everything else
+   * it was handed if this fails.
    */
   static DuckDbExecution open(
-      DuckDBConnection connection,
-      String sql,
+      PreparedConnections.Lease lease,
       List<Object> parameters,
       BufferAllocator allocator,
       int batchSize,
       QueryInputs inputs,
       Limits limits,
       ExecutionAccounting accounting) {
-    PreparedStatement ps = null;
     try {
-      ps = connection.prepareStatement(sql);
+      PreparedStatement ps = lease.statement();
       int expected = ps.getParameterMetaData().getParameterCount();
       if (parameters != null && parameters.size() != expected) {
         throw new LakeException(
@@ -99,10 +105,9 @@ final class DuckDbExecution implements QueryExecution {
       for (int i = 0; i < expected; i++) {
         bind(ps, i + 1, parameters == null ? null : parameters.get(i));
       }
-      return new DuckDbExecution(connection, ps, allocator, batchSize, inputs, limits, accounting);
+      return new DuckDbExecution(lease, allocator, batchSize, inputs, limits, accounting);
     } catch (SQLException | RuntimeException e) {
-      closeQuietly(ps);
-      closeQuietly(connection);
+      lease.close(false);
       inputs.close();
       allocator.close();
       throw e instanceof LakeException ? (LakeException) e : failure(e, false, limits);
@@ -150,6 +155,7 @@ final class DuckDbExecution implements QueryExecution {
         result =
             (ArrowReader) ((DuckDBResultSet) resultSet).arrowExportStream(allocator, batchSize);
       } catch (SQLException | RuntimeException e) {
+        failed = true;
         throw cancelled ? stopped(e) : failure(e, false, limits);
       }
       if (cancelled) {
@@ -165,9 +171,12 @@ final class DuckDbExecution implements QueryExecution {
       boolean more = r.loadNextBatch();
       if (more) {
         accounting.resultBatch(r.getVectorSchemaRoot());
+      } else {
+        drained = true;
       }
       return more;
     } catch (Exception e) {
+      failed = true;
       throw cancelled ? stopped(e) : failure(e, false, limits);
     }
   }
@@ -197,11 +206,21 @@ final class DuckDbExecution implements QueryExecution {
 
   @Override
   public void cancel() {
-    cancelled = true;
-    try {
-      statement.cancel();
-    } catch (SQLException e) {
-      // the statement already finished or closed: nothing left to interrupt
+    cancelled = true; // before the lock: a lease ending now sees it and is not reused
+    interrupt();
+  }
+
+  /** Interrupts the statement if it is running and still this execution's. */
+  private void interrupt() {
+    synchronized (interruptLock) {
+      if (released) {
+        return;
+      }
+      try {
+        statement.cancel();
+      } catch (SQLException e) {
+        // the statement already finished or closed: nothing left to interrupt
+      }
     }
   }
 
@@ -211,7 +230,9 @@ final class DuckDbExecution implements QueryExecution {
     if (d != null) {
       d.cancel(false);
     }
-    cancel(); // interrupts a statement running in another thread, which holds the lock
+    if (!drained) {
+      cancel(); // interrupts a statement running in another thread, which holds the lock
+    }
     synchronized (this) {
       if (!closed) {
         closeAll();
@@ -221,10 +242,14 @@ final class DuckDbExecution implements QueryExecution {
 
   private void closeAll() {
     closed = true;
-    closeQuietly(result);
-    closeQuietly(resultSet);
-    closeQuietly(statement);
-    closeQuietly(connection);
+    boolean resultClosed = closeCleanly(result) & closeCleanly(resultSet);
+    boolean reusable;
+    synchronized (interruptLock) {
+      released = true;
+      // only a run that ended cleanly leaves its connection without interrupt or open result
+      reusable = resultClosed && drained && !cancelled && !failed;
+    }
+    lease.close(reusable);
     inputs.close();
     closeAllocator(allocator); // throws if the query leaked Arrow memory: a bug, never swallowed
   }
@@ -302,6 +327,18 @@ final class DuckDbExecution implements QueryExecution {
       }
     }
     return new LakeException(ErrorCode.INTERNAL, what, e);
+  }
+
+  /** Closes {@code c} (null: nothing to close); false if closing threw. */
+  private static boolean closeCleanly(AutoCloseable c) {
+    try {
+      if (c != null) {
+        c.close();
+      }
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
   }
 
   static void closeQuietly(AutoCloseable c) {

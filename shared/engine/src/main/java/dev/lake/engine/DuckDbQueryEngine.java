@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,9 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * One hardened in-memory DuckDB database; each statement runs on its own duplicated connection over
- * Arrow streams of exactly the sealed snapshots. See docs/engine.md.
+ * Arrow streams of exactly the sealed snapshots, or, when every table is a snapshot-cache copy, on
+ * a pooled connection keeping the statement prepared ({@link PreparedConnections}). See
+ * docs/engine.md.
  */
 public final class DuckDbQueryEngine implements QueryEngine {
   private final EngineConfig config;
@@ -277,7 +280,12 @@ public final class DuckDbQueryEngine implements QueryEngine {
         accounting);
   }
 
-  /** Opens a connection, registers {@code inputs} (owning them and the leases), prepares. */
+  /**
+   * Opens a connection, registers {@code inputs} (owning them and the leases), prepares. A
+   * statement with no inputs of its own (every table a snapshot-cache copy in the pool's database)
+   * renders to the same text every time and runs on a pooled connection that may have prepared it
+   * before.
+   */
   private DuckDbExecution open(
       EnginePool pool,
       AdmittedQuery query,
@@ -291,53 +299,63 @@ public final class DuckDbQueryEngine implements QueryEngine {
       boolean planning,
       Duration timeout,
       ExecutionAccounting accounting) {
-    DuckDBConnection connection;
-    try {
-      connection = pool.database().duplicate();
-    } catch (SQLException e) {
-      for (List<ArrowReader> list : inputs.streams().values()) {
-        list.forEach(DuckDbExecution::closeQuietly);
-      }
-      leases.forEach(DuckDbExecution::closeQuietly);
-      child.close();
-      throw DuckDbExecution.setupFailure("Cannot open a query connection", e);
-    }
+    DuckDbExecution.Limits limits =
+        new DuckDbExecution.Limits(
+            config.poolMemoryBytes(), config.poolTempBytes(), config.memoryPools(), timeout);
+    boolean pooled = !planning && inputs.streams().isEmpty() && inputs.fileScans().isEmpty();
+    DuckDBConnection connection = null;
     QueryInputs registered;
-    try {
-      registered = new QueryInputs(connection, prefix, inputs, plan.rereadTables(), child, leases);
-    } catch (RuntimeException e) {
-      DuckDbExecution.closeQuietly(connection);
-      child.close();
-      throw e;
-    }
-    String sql;
-    try {
-      Map<TableRef, String> targets = new LinkedHashMap<>();
-      for (TableRef ref : query.tables()) {
-        String name = cachedNames.get(ref);
-        targets.put(ref, name != null ? name : registered.views().get(ref));
+    if (pooled) {
+      // nothing to register (no connection needed): it only takes ownership of the leases
+      registered = new QueryInputs(null, prefix, inputs, Set.of(), child, leases);
+    } else {
+      try {
+        connection = pool.database().duplicate();
+      } catch (SQLException e) {
+        for (List<ArrowReader> list : inputs.streams().values()) {
+          list.forEach(DuckDbExecution::closeQuietly);
+        }
+        leases.forEach(DuckDbExecution::closeQuietly);
+        child.close();
+        throw DuckDbExecution.setupFailure("Cannot open a query connection", e);
       }
-      sql = plan.render(targets, parser, planning);
-    } catch (RuntimeException e) {
+      try {
+        registered =
+            new QueryInputs(connection, prefix, inputs, plan.rereadTables(), child, leases);
+      } catch (RuntimeException e) {
+        DuckDbExecution.closeQuietly(connection);
+        child.close();
+        throw e;
+      }
+    }
+    PreparedConnections.Lease lease;
+    try {
+      String sql = plan.render(targets(query, cachedNames, registered.views()), parser, planning);
+      lease =
+          pooled ? pool.statements().acquire(sql) : PreparedConnections.unpooled(connection, sql);
+    } catch (SQLException | RuntimeException e) {
       DuckDbExecution.closeQuietly(connection);
       registered.close();
       child.close();
-      throw e;
+      throw e instanceof RuntimeException r ? r : DuckDbExecution.failure(e, false, limits);
     }
     DuckDbExecution execution =
         DuckDbExecution.open(
-            connection,
-            sql,
-            parameters,
-            child,
-            config.batchSize(),
-            registered,
-            new DuckDbExecution.Limits(
-                config.poolMemoryBytes(), config.poolTempBytes(), config.memoryPools(), timeout),
-            accounting);
+            lease, parameters, child, config.batchSize(), registered, limits, accounting);
     execution.deadline(
         deadlines.schedule(execution::expire, timeout.toNanos(), TimeUnit.NANOSECONDS));
     return execution;
+  }
+
+  /** Each table's input name: its snapshot-cache copy, else its registered view. */
+  private static Map<TableRef, String> targets(
+      AdmittedQuery query, Map<TableRef, String> cachedNames, Map<TableRef, String> views) {
+    Map<TableRef, String> targets = new LinkedHashMap<>();
+    for (TableRef ref : query.tables()) {
+      String name = cachedNames.get(ref);
+      targets.put(ref, name != null ? name : views.get(ref));
+    }
+    return targets;
   }
 
   /** The first pool's snapshot cache (where statements of one tenant run), or null; for tests. */

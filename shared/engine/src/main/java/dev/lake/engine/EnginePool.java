@@ -24,6 +24,7 @@ final class EnginePool implements AutoCloseable {
   private final DuckDBConnection database;
   private final EngineGauge gauge;
   private final SnapshotCache snapshotCache;
+  private final PreparedConnections statements;
 
   /**
    * Opens the database: {@code memoryBytes} of memory, {@code tempBytes} of spill in {@code
@@ -81,6 +82,7 @@ final class EnginePool implements AutoCloseable {
       DuckDbExecution.closeQuietly(database);
       throw new LakeException(ErrorCode.INTERNAL, "Cannot start the DuckDB engine", e);
     }
+    statements = new PreparedConnections(database);
     snapshotCache =
         cacheBytes > 0
             ? new SnapshotCache(database, cacheAllocator, cacheBytes, cacheSettings)
@@ -105,17 +107,23 @@ final class EnginePool implements AutoCloseable {
     return gauge;
   }
 
+  /** Idle connections with their prepared statements (statements without inputs of their own). */
+  PreparedConnections statements() {
+    return statements;
+  }
+
   /** This pool's snapshot cache, or null when the cache is off. */
   SnapshotCache snapshotCache() {
     return snapshotCache;
   }
 
-  /** Stops the cache (waiting for a copy in flight), the gauge, then the database. */
+  /** Stops the cache (waiting for a copy in flight), idle connections, the gauge, the database. */
   @Override
   public void close() {
     if (snapshotCache != null) {
       snapshotCache.close();
     }
+    statements.close();
     gauge.close();
     DuckDbExecution.closeQuietly(database);
   }
