@@ -2,10 +2,13 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lake.core.Json;
+import dev.lake.core.QueryStats;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -27,42 +30,63 @@ final class AuditLog {
     return new AuditLog(System.out::println);
   }
 
+  /**
+   * Writes {@code r} as one line. Streamed field by field (no intermediate tree: this runs once per
+   * RPC); the field order is the documented one.
+   */
   void write(AuditRecord r) {
-    ObjectNode line = Json.mapper().createObjectNode();
-    line.put("kind", "audit");
-    line.put("time", r.time().toString());
-    line.put("tenant", r.tenant());
-    line.put("principal", r.principal());
-    line.put("rpc", r.rpc());
-    line.put("call", r.callId());
-    AuditRecord.Query q = r.query();
-    q.queryId().ifPresent(id -> line.put("query", id));
-    q.jobId().ifPresent(id -> line.put("job", id));
-    if (!q.snapshots().isEmpty()) {
-      q.snapshots().forEach(line.putObject("snapshots")::put);
-    }
-    line.put("rows", r.rows());
-    line.put("bytes", r.bytes());
-    line.put("durationMs", r.durationMillis());
-    q.planning().ifPresent(d -> line.put("planningMs", d.toMillis()));
-    q.firstBatch().ifPresent(d -> line.put("firstBatchMs", d.toMillis()));
-    q.download().ifPresent(d -> line.put("downloadMs", d.toMillis()));
-    q.stats()
-        .ifPresent(
-            s ->
-                line.putObject("accounting")
-                    .put("scannedBytes", s.scannedBytes())
-                    .put("resultBytes", s.resultBytes())
-                    .put("memoryPeakBytes", s.memoryPeakBytes())
-                    .put("arrowPeakBytes", s.arrowPeakBytes())
-                    .put("engineMemoryBytes", s.engineMemoryBytes())
-                    .put("spillBytes", s.spillBytes()));
-    line.put("status", r.status());
-    line.put("outcome", r.outcome());
-    try {
-      sink.accept(Json.mapper().writeValueAsString(line));
-    } catch (JsonProcessingException e) {
+    StringWriter out = new StringWriter(384);
+    try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("kind", "audit");
+      g.writeStringField("time", r.time().toString());
+      g.writeStringField("tenant", r.tenant());
+      g.writeStringField("principal", r.principal());
+      g.writeStringField("rpc", r.rpc());
+      g.writeStringField("call", r.callId());
+      AuditRecord.Query q = r.query();
+      if (q.queryId().isPresent()) {
+        g.writeStringField("query", q.queryId().get());
+      }
+      if (q.jobId().isPresent()) {
+        g.writeStringField("job", q.jobId().get());
+      }
+      if (!q.snapshots().isEmpty()) {
+        g.writeObjectFieldStart("snapshots");
+        for (Map.Entry<String, String> e : q.snapshots().entrySet()) {
+          g.writeStringField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+      }
+      g.writeNumberField("rows", r.rows());
+      g.writeNumberField("bytes", r.bytes());
+      g.writeNumberField("durationMs", r.durationMillis());
+      if (q.planning().isPresent()) {
+        g.writeNumberField("planningMs", q.planning().get().toMillis());
+      }
+      if (q.firstBatch().isPresent()) {
+        g.writeNumberField("firstBatchMs", q.firstBatch().get().toMillis());
+      }
+      if (q.download().isPresent()) {
+        g.writeNumberField("downloadMs", q.download().get().toMillis());
+      }
+      if (q.stats().isPresent()) {
+        QueryStats s = q.stats().get();
+        g.writeObjectFieldStart("accounting");
+        g.writeNumberField("scannedBytes", s.scannedBytes());
+        g.writeNumberField("resultBytes", s.resultBytes());
+        g.writeNumberField("memoryPeakBytes", s.memoryPeakBytes());
+        g.writeNumberField("arrowPeakBytes", s.arrowPeakBytes());
+        g.writeNumberField("engineMemoryBytes", s.engineMemoryBytes());
+        g.writeNumberField("spillBytes", s.spillBytes());
+        g.writeEndObject();
+      }
+      g.writeStringField("status", r.status());
+      g.writeStringField("outcome", r.outcome());
+      g.writeEndObject();
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    sink.accept(out.toString());
   }
 }

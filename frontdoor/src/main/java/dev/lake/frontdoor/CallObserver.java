@@ -3,13 +3,15 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.QueryStats;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightStatusCode;
 
 /**
@@ -41,9 +43,32 @@ final class CallObserver {
   private final MeterRegistry registry;
   private final Set<String> tenants = ConcurrentHashMap.newKeySet();
 
+  // Meter handles, registered once and then looked up by plain keys: registering (building and
+  // hashing a tagged id) on every call cost more than the recording. Every key set is bounded: rpc
+  // names and outcomes are fixed sets, tenant tags are bounded by MAX_TENANT_TAGS.
+  private final Map<RpcKey, Timer> rpcTimers = new ConcurrentHashMap<>();
+  private final Map<String, TenantMeters> tenantMeters = new ConcurrentHashMap<>();
+  private final Timer planning;
+  private final Timer execution;
+  private final Timer download;
+
+  private record RpcKey(String rpc, String outcome, String tenant) {}
+
+  /** The per-tenant meters of egress and query accounting. */
+  private record TenantMeters(
+      DistributionSummary egressBytes,
+      Counter egressRows,
+      DistributionSummary scanned,
+      DistributionSummary result,
+      DistributionSummary memoryPeak,
+      DistributionSummary spill) {}
+
   CallObserver(AuditLog audit, MeterRegistry registry) {
     this.audit = requireNonNull(audit, "audit is null");
     this.registry = requireNonNull(registry, "registry is null");
+    this.planning = latency("lake.query.planning", "Admission to planned");
+    this.execution = latency("lake.query.execution", "DoGet start to first batch");
+    this.download = latency("lake.query.download", "DoGet start to last batch");
   }
 
   /** Audit lines dropped and meters kept in memory: for in-process servers of tests and tools. */
@@ -58,50 +83,62 @@ final class CallObserver {
   /** Meters first, then the audit line: whoever sees the line sees the call counted. */
   void completed(AuditRecord r) {
     String tenant = tenantTag(r.tenant());
-    Timer.builder("lake.rpc")
-        .description("Flight RPCs by method, outcome and tenant")
-        .tags("rpc", r.rpc(), "outcome", r.outcome(), "tenant", tenant)
-        .publishPercentileHistogram()
-        .register(registry)
-        .record(Duration.ofMillis(r.durationMillis()));
-    if (r.bytes() > 0 || r.rows() > 0) {
-      bytes("lake.egress.bytes", "Arrow bytes streamed to clients per call", tenant, r.bytes());
-      registry.counter("lake.egress.rows", "tenant", tenant).increment(r.rows());
-    }
+    rpcTimers
+        .computeIfAbsent(new RpcKey(r.rpc(), r.outcome(), tenant), this::rpcTimer)
+        .record(r.durationMillis(), TimeUnit.MILLISECONDS);
     AuditRecord.Query q = r.query();
-    q.planning().ifPresent(d -> latency("lake.query.planning", "Admission to planned", d));
-    q.firstBatch().ifPresent(d -> latency("lake.query.execution", "DoGet start to first batch", d));
-    q.download().ifPresent(d -> latency("lake.query.download", "DoGet start to last batch", d));
-    q.stats().ifPresent(s -> account(tenant, s));
+    if (r.bytes() > 0 || r.rows() > 0 || q.stats().isPresent()) {
+      TenantMeters meters = tenantMeters.computeIfAbsent(tenant, this::tenantMeters);
+      if (r.bytes() > 0 || r.rows() > 0) {
+        meters.egressBytes().record(r.bytes());
+        meters.egressRows().increment(r.rows());
+      }
+      q.stats().ifPresent(s -> account(meters, s));
+    }
+    q.planning().ifPresent(planning::record);
+    q.firstBatch().ifPresent(execution::record);
+    q.download().ifPresent(download::record);
     audit.write(r);
   }
 
-  private void account(String tenant, QueryStats s) {
-    bytes("lake.query.scanned.bytes", "Arrow bytes read from tables", tenant, s.scannedBytes());
-    bytes("lake.query.result.bytes", "Arrow bytes the engine produced", tenant, s.resultBytes());
-    bytes(
-        "lake.query.memory.peak.bytes",
-        "Arrow peak plus sampled engine memory",
-        tenant,
-        s.memoryPeakBytes());
-    bytes("lake.query.spill.bytes", "Sampled engine spill files", tenant, s.spillBytes());
+  private Timer rpcTimer(RpcKey key) {
+    return Timer.builder("lake.rpc")
+        .description("Flight RPCs by method, outcome and tenant")
+        .tags("rpc", key.rpc(), "outcome", key.outcome(), "tenant", key.tenant())
+        .publishPercentileHistogram()
+        .register(registry);
   }
 
-  private void bytes(String name, String description, String tenant, long value) {
-    DistributionSummary.builder(name)
+  private TenantMeters tenantMeters(String tenant) {
+    return new TenantMeters(
+        bytes("lake.egress.bytes", "Arrow bytes streamed to clients per call", tenant),
+        registry.counter("lake.egress.rows", "tenant", tenant),
+        bytes("lake.query.scanned.bytes", "Arrow bytes read from tables", tenant),
+        bytes("lake.query.result.bytes", "Arrow bytes the engine produced", tenant),
+        bytes("lake.query.memory.peak.bytes", "Arrow peak plus sampled engine memory", tenant),
+        bytes("lake.query.spill.bytes", "Sampled engine spill files", tenant));
+  }
+
+  private static void account(TenantMeters meters, QueryStats s) {
+    meters.scanned().record(s.scannedBytes());
+    meters.result().record(s.resultBytes());
+    meters.memoryPeak().record(s.memoryPeakBytes());
+    meters.spill().record(s.spillBytes());
+  }
+
+  private DistributionSummary bytes(String name, String description, String tenant) {
+    return DistributionSummary.builder(name)
         .description(description)
         .baseUnit("bytes")
         .tags("tenant", tenant)
-        .register(registry)
-        .record(value);
+        .register(registry);
   }
 
-  private void latency(String name, String description, Duration d) {
-    Timer.builder(name)
+  private Timer latency(String name, String description) {
+    return Timer.builder(name)
         .description(description)
         .publishPercentileHistogram()
-        .register(registry)
-        .record(d);
+        .register(registry);
   }
 
   /** {@code tenant}, or {@value #OTHER_TENANT} once {@link #MAX_TENANT_TAGS} others were seen. */
