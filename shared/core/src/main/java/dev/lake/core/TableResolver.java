@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Resolves table references of one catalog ({@code lake} or {@code iceberg}) to exact snapshots.
- * Implementations cache current resolutions with a bound; point checks of sealed snapshots never
- * fall forward to a newer one.
+ * Resolves table references of one catalog (core's {@code lake}, or a format's own such as {@code
+ * iceberg}) to exact snapshots. Implementations cache current resolutions with a bound; point
+ * checks of sealed snapshots never fall forward to a newer one.
  */
 public interface TableResolver {
   /** The catalog name this resolver serves, e.g. {@code lake}. */

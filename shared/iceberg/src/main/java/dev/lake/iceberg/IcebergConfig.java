@@ -128,7 +128,12 @@ public record IcebergConfig(
     try {
       return URI.create(text.trim());
     } catch (IllegalArgumentException e) {
-      throw invalid("Iceberg REST URI is not a valid URI");
+      // the reason and position, not the text: a malformed URI may still hold credentials
+      String why =
+          e.getCause() instanceof java.net.URISyntaxException syntax
+              ? " (" + syntax.getReason() + " at index " + syntax.getIndex() + ")"
+              : "";
+      throw invalid("Iceberg REST URI is not a valid URI" + why);
     }
   }
 

@@ -71,6 +71,10 @@ class IcebergConfigTest {
         .hasMessage("Iceberg REST URI must be an absolute http(s) URI: ftp://h");
     assertThatThrownBy(() -> IcebergConfig.fromFlags("http://u:pw@h:1", null, "demo"))
         .hasMessage("Iceberg REST URI must not carry user info; use OAuth2 credentials");
+    // a malformed URI is refused with where it breaks, never its text (it may hold credentials)
+    assertThatThrownBy(() -> IcebergConfig.fromFlags("http://u:s3cret@h:1/a b", null, "demo"))
+        .hasMessage("Iceberg REST URI is not a valid URI (Illegal character in path at index 21)")
+        .hasMessageNotContaining("s3cret");
     assertThatThrownBy(() -> c.withTimeouts(Duration.ZERO, Duration.ofSeconds(1), 1))
         .hasMessage("connectTimeout must be between PT0.001S and PT5M: PT0S");
     assertThatThrownBy(() -> c.withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(1), 11))
