@@ -85,7 +85,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
               config.tempDirectory().resolve("plan"),
               config.threads(),
               readable,
-              0,
+              null,
               planAllocator,
               cacheSettings);
       pools = TenantPools.open(config, readable, planAllocator, cacheSettings);

@@ -27,10 +27,11 @@ import java.time.Duration;
  * @param durableQueryTimeout absolute deadline of a durable-tier execution, which the durable
  *     worker passes to {@link DuckDbQueryEngine#execute} (default 6 h, 1 s .. 7 d)
  * @param memoryPools how many DuckDB databases share the engine memory: each gets {@code
- *     memoryLimitBytes / memoryPools} ({@code memory_limit}), the same share of the spill space and
- *     of the snapshot cache, and runs the statements of one tenant at a time, so a tenant
- *     exhausting its pool fails only its own statements (default 4, 1 .. 64 and at least {@link
- *     #MIN_MEMORY} per pool); see docs/engine.md, "Memory pools"
+ *     memoryLimitBytes / memoryPools} ({@code memory_limit}) and the same share of the spill space;
+ *     their snapshot caches share {@code snapshotCacheBytes} (each guaranteed an equal share, the
+ *     rest borrowed by whichever pool uses it); a pool runs the statements of one tenant at a time,
+ *     so a tenant exhausting its pool fails only its own statements (default 4, 1 .. 64 and at
+ *     least {@link #MIN_MEMORY} per pool); see docs/engine.md, "Memory pools"
  * @param memoryPoolWait longest a statement waits for a pool while every pool runs other tenants'
  *     statements, then RESOURCE_EXHAUSTED (default 30 s, 0 .. 10 min; never longer than the
  *     statement's deadline)
@@ -100,7 +101,11 @@ public record EngineConfig(
     return maxTempBytes / memoryPools;
   }
 
-  /** The snapshot-cache bound of each pool (its copies live in that pool's memory). */
+  /**
+   * The snapshot-cache bytes each pool is guaranteed whatever the others hold; a pool may borrow
+   * the rest of {@link #snapshotCacheBytes()} while the others do not use it (copies live in that
+   * pool's memory and spill to its temp directory beyond it).
+   */
   public long poolSnapshotCacheBytes() {
     return snapshotCacheBytes / memoryPools;
   }

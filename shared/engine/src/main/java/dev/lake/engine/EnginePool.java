@@ -29,8 +29,8 @@ final class EnginePool implements AutoCloseable {
   /**
    * Opens the database: {@code memoryBytes} of memory, {@code tempBytes} of spill in {@code
    * tempDirectory} (created; one directory per database, DuckDB names its spill files alike in
-   * every database), a snapshot cache of {@code cacheBytes} (0 = none), external access only to
-   * {@code readable} directories, configuration locked.
+   * every database), a snapshot cache drawing on {@code cacheBudget} (null = none), external access
+   * only to {@code readable} directories, configuration locked.
    */
   EnginePool(
       long memoryBytes,
@@ -38,7 +38,7 @@ final class EnginePool implements AutoCloseable {
       Path tempDirectory,
       int threads,
       List<String> readable,
-      long cacheBytes,
+      CacheBudget cacheBudget,
       BufferAllocator cacheAllocator,
       SnapshotCacheSettings cacheSettings) {
     requireNonNull(tempDirectory, "tempDirectory is null");
@@ -84,8 +84,8 @@ final class EnginePool implements AutoCloseable {
     }
     statements = new PreparedConnections(database);
     snapshotCache =
-        cacheBytes > 0
-            ? new SnapshotCache(database, cacheAllocator, cacheBytes, cacheSettings)
+        cacheBudget != null
+            ? new SnapshotCache(database, cacheAllocator, cacheBudget, cacheSettings)
             : null;
   }
 

@@ -13,7 +13,6 @@ import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -39,12 +38,13 @@ import org.duckdb.DuckDBConnection;
  *
  * <p>A query never waits for a copy: a miss reads uncached, and once a snapshot has been read
  * uncached {@code fillAfterUses} times one background thread copies it (one copy at a time, one
- * pending copy per snapshot). Bounded by Arrow bytes ({@code maxBytes}, Caffeine W-TinyLFU); a copy
- * in flight reserves its bytes as it reads them (the bound for finished copies shrinks by as much,
- * evicting them), so finished plus in-flight copies stay within {@code maxBytes}. A projection
- * larger than the whole bound stops copying early and is read uncached (remembered, not retried).
- * Copies unused for {@code idle} are dropped. A query holds a lease on the table it reads; an
- * evicted table is dropped when its last lease ends.
+ * pending copy per snapshot). Bounded by Arrow bytes (Caffeine W-TinyLFU) within a {@link
+ * CacheBudget} shared with the other pools' caches: this cache may hold what the others do not, and
+ * at least its share. A copy in flight reserves its bytes as it reads them (the bound for finished
+ * copies shrinks by as much, evicting them), so finished plus in-flight copies of all pools stay
+ * within the budget. A projection larger than the whole budget stops copying early and is read
+ * uncached (remembered, not retried). Copies unused for {@code idle} are dropped. A query holds a
+ * lease on the table it reads; an evicted table is dropped when its last lease ends.
  */
 final class SnapshotCache implements AutoCloseable {
   static final String SCHEMA = "lake_cache";
@@ -99,12 +99,13 @@ final class SnapshotCache implements AutoCloseable {
     }
   }
 
-  private final long maxBytes;
+  private final CacheBudget budget;
   private final SnapshotCacheSettings settings;
   private final SnapshotCopier copier;
   private final Cache<Key, Table> tables;
-  private final Cache<Key, Boolean> tooLarge =
-      Caffeine.newBuilder().maximumSize(1024).<Key, Boolean>build();
+  // projections whose copy stopped, with the room it had: retried only once there is more room
+  private final Cache<Key, Long> tooLarge =
+      Caffeine.newBuilder().maximumSize(1024).<Key, Long>build();
   private final Cache<Snapshot, AtomicInteger> uses;
   private final Set<Snapshot> pending = ConcurrentHashMap.newKeySet();
   private final AtomicLong reserved = new AtomicLong();
@@ -122,14 +123,14 @@ final class SnapshotCache implements AutoCloseable {
   SnapshotCache(
       DuckDBConnection database,
       BufferAllocator allocator,
-      long maxBytes,
+      CacheBudget budget,
       SnapshotCacheSettings settings) {
-    this.maxBytes = maxBytes;
+    this.budget = requireNonNull(budget, "budget is null");
     this.settings = requireNonNull(settings, "settings is null");
-    this.copier = new SnapshotCopier(database, allocator, maxBytes, this::reserve);
+    this.copier = new SnapshotCopier(database, allocator, this::reserve);
     this.tables =
         Caffeine.newBuilder()
-            .maximumWeight(Math.max(1, maxBytes >> 10))
+            .maximumWeight(Math.max(1, budget.share() >> 10))
             .<Key, Table>weigher((k, t) -> (int) Math.min(Integer.MAX_VALUE, (t.bytes >> 10) + 1))
             .expireAfterAccess(settings.idle())
             .ticker(settings.ticker())
@@ -163,6 +164,7 @@ final class SnapshotCache implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    budget.join(this);
   }
 
   /** One table of a query: the columns it reads of {@code snapshot}, and how to copy it. */
@@ -220,7 +222,7 @@ final class SnapshotCache implements AutoCloseable {
       }
       // evicted between lookup and lease: look again
     }
-    if (tooLarge.getIfPresent(key) == null) {
+    if (mayFit(key)) {
       noteMiss(key, use.source());
     }
     return Optional.empty();
@@ -235,8 +237,8 @@ final class SnapshotCache implements AutoCloseable {
     }
     // the union with the columns already cached for this snapshot, so one copy per snapshot
     // converges to its hot columns (the narrower copies then go)
-    Key wide = widen(key, source.tableColumns());
-    Key target = tooLarge.getIfPresent(wide) != null ? key : wide;
+    Key wide = CopyKeys.widen(key, source.tableColumns(), tables.asMap().keySet());
+    Key target = mayFit(wide) ? wide : key;
     try {
       fills.execute(() -> fill(key, target, source));
     } catch (RejectedExecutionException e) {
@@ -250,21 +252,25 @@ final class SnapshotCache implements AutoCloseable {
         return; // a copy made meanwhile already serves it
       }
       Key made = target;
-      Table table = copier.copy(made, source, this);
+      long room = budget.room(this);
+      Table table = copier.copy(made, source, this, room);
       if (table == null && !target.equals(key) && !closed) {
         made = key; // the union is too large: the requested columns alone
-        table = copier.copy(made, source, this);
+        table = copier.copy(made, source, this, room);
       }
       if (table == null) {
-        tooLarge.put(made, Boolean.TRUE);
+        tooLarge.put(made, room);
         return;
       }
       if (closed) {
         table.release();
         return;
       }
-      tables.put(made, table);
-      dropNarrower(made);
+      Key kept = made;
+      tables.put(kept, table);
+      // the narrower copies of the snapshot go (leases keep them until their queries end)
+      tables.asMap().keySet().removeIf(k -> CopyKeys.coveredBy(k, kept));
+      budget.rebalance(); // the other pools' bounds shrink by what this one now holds
     } catch (RuntimeException e) {
       if (e instanceof LakeException l && l.code() == ErrorCode.SNAPSHOT_GONE) {
         evict(key.snapshot());
@@ -275,36 +281,38 @@ final class SnapshotCache implements AutoCloseable {
     }
   }
 
-  /** Reserves (or, negative, returns) bytes of a copy in flight: finished copies get less room. */
+  /**
+   * Reserves (or, negative, returns) bytes of a copy in flight: finished copies, of this pool and
+   * the pools borrowing from it, get less room.
+   */
   private void reserve(long bytes) {
-    long room = maxBytes - reserved.addAndGet(bytes);
-    tables.policy().eviction().ifPresent(e -> e.setMaximum(Math.max(1, room >> 10)));
+    reserved.addAndGet(bytes);
+    budget.rebalance();
   }
 
-  /** {@code key} with the columns of every cached copy of its snapshot, in table order. */
-  private Key widen(Key key, List<String> tableColumns) {
-    Set<String> wanted = new HashSet<>(key.columns());
-    for (Key k : tables.asMap().keySet()) {
-      if (k.snapshot().equals(key.snapshot())) {
-        wanted.addAll(k.columns());
-      }
-    }
-    if (wanted.size() == key.columns().size()) {
-      return key;
-    }
-    return new Key(key.snapshot(), tableColumns.stream().filter(wanted::contains).toList());
+  /**
+   * Bounds the finished copies to {@code bytes}, evicting at once what exceeds it ({@link
+   * CacheBudget}).
+   */
+  void bound(long bytes) {
+    tables.policy().eviction().ifPresent(e -> e.setMaximum(Math.max(1, bytes >> 10)));
   }
 
-  /** Evicts the copies of {@code wide}'s snapshot that it covers (leases keep them until done). */
-  private void dropNarrower(Key wide) {
-    tables
-        .asMap()
-        .keySet()
-        .removeIf(
-            k ->
-                !k.equals(wide)
-                    && k.snapshot().equals(wide.snapshot())
-                    && wide.columns().containsAll(k.columns()));
+  /** Bytes held: finished copies (as weighed, KiB-rounded) plus copies in flight. */
+  long heldBytes() {
+    long finished =
+        tables.policy().eviction().map(e -> e.weightedSize().orElse(0) << 10).orElse(0L);
+    return finished + reserved.get();
+  }
+
+  /**
+   * False if a copy of {@code key} stopped for lack of room and this pool has no more room now (the
+   * other pools hold as much as then); a lone tenant's pool gets the whole budget, so a projection
+   * that did not fit while others held their shares is tried again once they are idle.
+   */
+  private boolean mayFit(Key key) {
+    Long stoppedAt = tooLarge.getIfPresent(key);
+    return stoppedAt == null || budget.room(this) > stoppedAt;
   }
 
   /** The exact copy, or the narrowest one of the same snapshot with a superset of the columns. */
@@ -313,14 +321,7 @@ final class SnapshotCache implements AutoCloseable {
     if (exact != null) {
       return exact;
     }
-    Key best = null;
-    for (Key k : tables.asMap().keySet()) {
-      if (k.snapshot().equals(key.snapshot())
-          && k.columns().containsAll(key.columns())
-          && (best == null || k.columns().size() < best.columns().size())) {
-        best = k;
-      }
-    }
+    Key best = CopyKeys.narrowestCovering(key, tables.asMap().keySet());
     return best == null ? null : tables.getIfPresent(best); // records the access
   }
 
@@ -384,6 +385,7 @@ final class SnapshotCache implements AutoCloseable {
       }
       tables.invalidateAll();
       tables.cleanUp();
+      budget.leave(this);
       drops.shutdown();
       if (!drops.awaitTermination(30, TimeUnit.SECONDS)) {
         throw new IllegalStateException("Snapshot cache copies were not dropped within 30 s");

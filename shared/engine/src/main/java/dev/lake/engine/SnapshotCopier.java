@@ -22,7 +22,6 @@ import org.duckdb.DuckDBConnection;
 final class SnapshotCopier {
   private final DuckDBConnection database;
   private final BufferAllocator allocator;
-  private final long maxBytes;
   private final LongConsumer reserve;
   private final AtomicLong ids = new AtomicLong();
   private final AtomicLong materializations = new AtomicLong();
@@ -30,11 +29,9 @@ final class SnapshotCopier {
   /** The statement of the copy in flight, so {@link #cancel()} can interrupt it. */
   private volatile Statement running;
 
-  SnapshotCopier(
-      DuckDBConnection database, BufferAllocator allocator, long maxBytes, LongConsumer reserve) {
+  SnapshotCopier(DuckDBConnection database, BufferAllocator allocator, LongConsumer reserve) {
     this.database = database;
     this.allocator = allocator;
-    this.maxBytes = maxBytes;
     this.reserve = reserve;
   }
 
@@ -44,7 +41,7 @@ final class SnapshotCopier {
    * copy runs and returned when it ends; the caller owns the table.
    */
   SnapshotCache.Table copy(
-      SnapshotCache.Key key, SnapshotCache.Source source, SnapshotCache cache) {
+      SnapshotCache.Key key, SnapshotCache.Source source, SnapshotCache cache, long maxBytes) {
     String name = SnapshotCache.SCHEMA + ".lake_c" + ids.incrementAndGet();
     ScanRequest request =
         new ScanRequest(key.columns(), List.of(), source.batchSize(), source.parallelism());

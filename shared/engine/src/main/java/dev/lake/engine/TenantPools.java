@@ -47,7 +47,8 @@ final class TenantPools implements AutoCloseable {
 
   /**
    * Opens {@link EngineConfig#memoryPools()} pools of {@link EngineConfig#poolMemoryBytes()} each,
-   * spilling to {@code <temp>/pool-N}; closes those already open if one fails.
+   * spilling to {@code <temp>/pool-N}, their snapshot caches sharing one {@link CacheBudget} of
+   * {@link EngineConfig#snapshotCacheBytes()}; closes those already open if one fails.
    */
   static TenantPools open(
       EngineConfig config,
@@ -55,6 +56,10 @@ final class TenantPools implements AutoCloseable {
       BufferAllocator cacheAllocator,
       SnapshotCacheSettings cacheSettings) {
     List<EnginePool> opened = new ArrayList<>();
+    CacheBudget budget =
+        config.snapshotCacheBytes() > 0
+            ? new CacheBudget(config.snapshotCacheBytes(), config.memoryPools())
+            : null;
     try {
       for (int i = 0; i < config.memoryPools(); i++) {
         opened.add(
@@ -64,7 +69,7 @@ final class TenantPools implements AutoCloseable {
                 config.tempDirectory().resolve("pool-" + i),
                 config.threads(),
                 readable,
-                config.poolSnapshotCacheBytes(),
+                budget,
                 cacheAllocator,
                 cacheSettings));
       }

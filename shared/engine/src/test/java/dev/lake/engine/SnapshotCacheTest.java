@@ -289,4 +289,88 @@ class SnapshotCacheTest {
     LanceFormat.register(registry, TableRef.parse("lake.t." + name), location);
     return location;
   }
+
+  // the cache budget shared by the memory pools (CacheBudget)
+  static final long BUDGET = 2L << 20;
+  // ~1.4 MB of Arrow: more than a pool's share (1 MiB), less than the whole budget
+  static final String WIDE =
+      "SELECT sum(o_totalprice), max(o_orderdate), max(o_clerk), max(o_comment)"
+          + " FROM lake.tpch.orders";
+  // ~0.97 MB: within a pool's share, more than what the wide copy leaves of the budget
+  static final String NARROW = "SELECT sum(l_extendedprice) FROM lake.tpch.lineitem";
+
+  private static DuckDbQueryEngine twoPools() {
+    EngineConfig config =
+        new EngineConfig(512L << 20, 2, dir.resolve("spill"), 1L << 30, 4096, 2, BUDGET)
+            .withMemoryPools(2);
+    return new DuckDbQueryEngine(config, List.of(reader));
+  }
+
+  private static List<List<String>> run(DuckDbQueryEngine engine, String tenant, String sql)
+      throws Exception {
+    AdmittedQuery q = admission.admit(sql);
+    SnapshotSet s = catalogs.resolveAll(ALICE, q);
+    return rows(engine.execute(tenant, q, List.of(), s, allocator, Duration.ofMinutes(1)));
+  }
+
+  /** Two reads (the second queues the copy), then waits for the copies of every pool. */
+  private static void warm(DuckDbQueryEngine engine, String tenant, String sql) throws Exception {
+    run(engine, tenant, sql);
+    run(engine, tenant, sql);
+    for (int i = 0; i < engine.poolsForTest().size(); i++) {
+      cache(engine, i).awaitFillsForTest(Duration.ofSeconds(60));
+    }
+  }
+
+  private static SnapshotCache cache(DuckDbQueryEngine engine, int pool) {
+    return engine.poolsForTest().pool(pool).snapshotCache();
+  }
+
+  @Test
+  void tenantAlone_cachesBeyondItsPoolsShare_upToTheWholeBudget() throws Exception {
+    try (DuckDbQueryEngine engine = twoPools()) {
+      // GIVEN two pools sharing a 2 MiB cache budget (1 MiB guaranteed each), one tenant
+      // WHEN it reads a projection larger than its pool's share twice
+      warm(engine, "a", WIDE);
+      // THEN the copy is made in its pool (pool 0) and later reads hit it
+      long held = cache(engine, 0).cachedBytes();
+      assertThat(held).isGreaterThan(BUDGET / 2).isLessThanOrEqualTo(BUDGET);
+      long hits = cache(engine, 0).hits();
+      run(engine, "a", WIDE);
+      assertThat(cache(engine, 0).hits()).isEqualTo(hits + 1);
+    }
+  }
+
+  @Test
+  void anotherTenant_reclaimsItsShare_fromABorrowingPool() throws Exception {
+    try (DuckDbQueryEngine engine = twoPools()) {
+      // GIVEN tenant a's pool borrowing beyond its share
+      warm(engine, "a", WIDE);
+      assertThat(cache(engine, 0).cachedBytes()).isGreaterThan(BUDGET / 2);
+      List<List<String>> wide = run(engine, "a", WIDE);
+      // WHEN tenant b (the other pool) fills its own share
+      warm(engine, "b", NARROW);
+      // THEN b's copy is kept, a's pool shrank to make room, both pools stay within the budget
+      long b = cache(engine, 1).cachedBytes();
+      long a = cache(engine, 0).cachedBytes();
+      assertThat(b).isGreaterThan(BUDGET / 4).isLessThanOrEqualTo(BUDGET / 2);
+      assertThat(a + b).isLessThanOrEqualTo(BUDGET);
+      assertThat(cache(engine, 0).entriesForTest()).isEmpty();
+      long hits = cache(engine, 1).hits();
+      assertThat(run(engine, "b", NARROW)).hasSize(1);
+      assertThat(cache(engine, 1).hits()).isEqualTo(hits + 1);
+      // WHEN tenant a reads its projection again (uncached: its copy no longer fits its room)
+      assertThat(run(engine, "a", WIDE)).isEqualTo(wide);
+      warm(engine, "a", WIDE);
+      long copies = cache(engine, 0).materializations();
+      warm(engine, "a", WIDE);
+      // THEN its copy attempt stopped without taking b's share, and is not retried while the room
+      // is the same
+      assertThat(cache(engine, 1).entriesForTest()).hasSize(1);
+      assertThat(cache(engine, 0).cachedBytes() + cache(engine, 1).cachedBytes())
+          .isLessThanOrEqualTo(BUDGET);
+      assertThat(cache(engine, 0).materializations()).isEqualTo(copies);
+      assertThat(cache(engine, 0).reservedBytes() + cache(engine, 1).reservedBytes()).isZero();
+    }
+  }
 }

@@ -1,0 +1,52 @@
+package dev.lake.engine;
+
+import dev.lake.engine.SnapshotCache.Key;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** How {@link SnapshotCache} relates copies of one snapshot by their column sets. */
+final class CopyKeys {
+  private CopyKeys() {}
+
+  /**
+   * {@code key} with the columns of every copy of its snapshot in {@code cached}, in table order.
+   */
+  static Key widen(Key key, List<String> tableColumns, Collection<Key> cached) {
+    Set<String> wanted = new HashSet<>(key.columns());
+    for (Key k : cached) {
+      if (k.snapshot().equals(key.snapshot())) {
+        wanted.addAll(k.columns());
+      }
+    }
+    if (wanted.size() == key.columns().size()) {
+      return key;
+    }
+    return new Key(key.snapshot(), tableColumns.stream().filter(wanted::contains).toList());
+  }
+
+  /**
+   * True if {@code k} is another copy of {@code wide}'s snapshot whose columns {@code wide} has.
+   */
+  static boolean coveredBy(Key k, Key wide) {
+    return !k.equals(wide)
+        && k.snapshot().equals(wide.snapshot())
+        && wide.columns().containsAll(k.columns());
+  }
+
+  /**
+   * The narrowest key in {@code cached} of {@code key}'s snapshot having all its columns, or null.
+   */
+  static Key narrowestCovering(Key key, Collection<Key> cached) {
+    Key best = null;
+    for (Key k : cached) {
+      if (k.snapshot().equals(key.snapshot())
+          && k.columns().containsAll(key.columns())
+          && (best == null || k.columns().size() < best.columns().size())) {
+        best = k;
+      }
+    }
+    return best;
+  }
+}
