@@ -70,10 +70,8 @@ final class EnginePool implements AutoCloseable {
           s.execute("SET allowed_directories = " + FileScans.listLiteral(readable));
           s.execute("SET parquet_metadata_cache = true"); // those files never change
         }
-        // DuckDB's build/probe flip after join ordering turned TPC-H Q10 over native tables (the
-        // snapshot cache's copies) into a plan 2.5-3x slower than over Parquet; without it every
-        // P3 query on native tables measured 0.24-0.81x of Parquet (docs/bench.md)
-        s.execute("SET disabled_optimizers = 'build_side_probe_side'");
+        // DuckDB's optimizers stay as shipped: turning its build/probe swap off (tried for TPC-H
+        // Q10) made joins hash their larger input, e.g. all of lineitem in Q5 (docs/bench.md)
         s.execute("SET enable_external_access = false");
         s.execute("SET lock_configuration = true");
       }
