@@ -108,7 +108,12 @@ public record ClientSpec(
     /** In-process DuckDB over read_parquet views named like lake's tables. */
     DUCKDB,
     /** Durable Flight SQL: PollFlightInfo until done, then DoGet of the parts. */
-    POLL
+    POLL,
+    /**
+     * The Flight SQL JDBC driver: Statement.executeQuery (which prepares: CreatePreparedStatement,
+     * GetFlightInfo, DoGet, ClosePreparedStatement), every value read with getObject.
+     */
+    JDBC
   }
 
   /**

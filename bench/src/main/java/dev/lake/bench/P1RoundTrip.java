@@ -37,6 +37,7 @@ final class P1RoundTrip implements Metric {
     Optional<LakeStack> lake = context.lake();
     List<Side> sides = new ArrayList<>();
     lake.ifPresent(l -> sides.add(Side.of("lake", Kind.FLIGHT_SQL, l.uri(), SQL)));
+    lake.ifPresent(l -> sides.add(Side.of("jdbc", Kind.JDBC, l.uri(), SQL)));
     sides.add(Side.of("raw", Kind.FLIGHT, raw.uri(), "nation"));
     sides.add(Side.of("duckdb", Kind.DUCKDB, context.parquet().toString(), SQL));
     Outcome outcome =
@@ -70,8 +71,19 @@ final class P1RoundTrip implements Metric {
             lakeStats.count(),
             l.rows().get(0),
             outcome.warmupNote("p1"));
+    Stats jdbc = outcome.get("p1", "jdbc").millis();
+    String jdbcNote =
+        String.format(
+            java.util.Locale.ROOT,
+            "lake through the Flight SQL JDBC driver (executeQuery prepares: CreatePreparedStatement,"
+                + " GetFlightInfo, DoGet, ClosePreparedStatement; every value read); target p50 ≤ 5"
+                + " ms; %d runs; %s",
+            jdbc.count(),
+            outcome.warmupNote("p1"));
     return List.of(
         Result.measured(id(), "vs-raw-flight", lakeStats, rawStats, "ms", rawLabel, false, note),
-        Result.measured(id(), "vs-duckdb", lakeStats, duck, "ms", duckLabel, false, note));
+        Result.measured(id(), "vs-duckdb", lakeStats, duck, "ms", duckLabel, false, note),
+        Result.measured(
+            id(), "jdbc-vs-raw-flight", jdbc, rawStats, "ms", rawLabel, false, jdbcNote));
   }
 }
