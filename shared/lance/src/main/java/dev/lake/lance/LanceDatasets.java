@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -135,8 +134,9 @@ public final class LanceDatasets {
 
   /** Lance's V2 manifest file name: u64::MAX - version, zero-padded to 20 digits. */
   static String manifestV2(long version) {
-    String v2 = String.format(Locale.ROOT, "%20s", Long.toUnsignedString(-1L - version));
-    return v2.replace(' ', '0') + ".manifest";
+    // 20 digits, zero-padded (no String.format: this runs on every query's retention check)
+    String digits = Long.toUnsignedString(-1L - version);
+    return "0".repeat(20 - digits.length()) + digits + ".manifest";
   }
 
   private static Path localPath(String location) {

@@ -240,11 +240,15 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
   }
 
   /** The {@code _versions} directory of a local dataset; empty for remote locations. */
+  /** A location with a scheme other than file:// (compiled once: this runs on every query). */
+  private static final java.util.regex.Pattern URI_SCHEME =
+      java.util.regex.Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*");
+
   static Optional<Path> versionsDir(String location) {
     String l = location;
     if (l.startsWith("file://")) {
       l = l.substring("file://".length());
-    } else if (l.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+    } else if (URI_SCHEME.matcher(l).matches()) {
       return Optional.empty();
     }
     return Optional.of(Path.of(l).resolve("_versions"));
