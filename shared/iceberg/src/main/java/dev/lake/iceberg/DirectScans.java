@@ -134,6 +134,7 @@ final class DirectScans {
           new ParquetScanSql.DataTask(
               data.path().toString(),
               t.file().location(),
+              t.file().recordCount(),
               identityConstants(t.spec(), t.file().partition()),
               positions,
               eq));

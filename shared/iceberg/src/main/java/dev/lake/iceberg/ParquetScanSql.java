@@ -36,10 +36,14 @@ import org.apache.iceberg.types.Types;
 final class ParquetScanSql {
   private ParquetScanSql() {}
 
-  /** A data file's local copy, partition constants by field id, and its applicable deletes. */
+  /**
+   * A data file's local copy, its row count in the table's metadata (before deletes), partition
+   * constants by field id, and its applicable deletes.
+   */
   record DataTask(
       String path,
       String location,
+      long records,
       Map<Integer, Object> constants,
       List<String> positionDeletes,
       List<EqualityDelete> equalityDeletes) {}
@@ -129,20 +133,20 @@ final class ParquetScanSql {
       return Optional.of("SELECT " + String.join(", ", cols) + " LIMIT 0");
     }
     // plain tasks with the same partition constants share one read_parquet
-    Map<Map<Integer, Object>, List<String>> plain = new LinkedHashMap<>();
+    Map<Map<Integer, Object>, List<DataTask>> plain = new LinkedHashMap<>();
     List<String> parts = new ArrayList<>();
     for (DataTask t : tasks) {
       if (t.positionDeletes().isEmpty() && t.equalityDeletes().isEmpty()) {
-        plain.computeIfAbsent(t.constants(), k -> new ArrayList<>()).add(t.path());
+        plain.computeIfAbsent(t.constants(), k -> new ArrayList<>()).add(t);
         continue;
       }
-      Optional<String> part = part(projection, schema, t.constants(), List.of(t.path()), t);
+      Optional<String> part = part(projection, schema, t.constants(), List.of(t), t);
       if (part.isEmpty()) {
         return Optional.empty();
       }
       parts.add(part.get());
     }
-    for (Map.Entry<Map<Integer, Object>, List<String>> e : plain.entrySet()) {
+    for (Map.Entry<Map<Integer, Object>, List<DataTask>> e : plain.entrySet()) {
       Optional<String> part = part(projection, schema, e.getKey(), e.getValue(), null);
       if (part.isEmpty()) {
         return Optional.empty();
@@ -156,7 +160,7 @@ final class ParquetScanSql {
       List<Types.NestedField> projection,
       org.apache.iceberg.Schema schema,
       Map<Integer, Object> constants,
-      List<String> paths,
+      List<DataTask> files,
       DataTask deletes) {
     Map<Integer, String> exprs = new LinkedHashMap<>();
     Map<Integer, Type> read = new LinkedHashMap<>();
@@ -198,7 +202,10 @@ final class ParquetScanSql {
       sql.append(i == 0 ? "" : ", ").append(exprs.get(f.fieldId())).append(" AS ");
       sql.append(ident(f.name()));
     }
-    sql.append(" FROM read_parquet(").append(list(paths));
+    sql.append(" FROM read_parquet(")
+        .append(list(files.stream().map(DataTask::path).toList()))
+        .append(", explicit_cardinality=")
+        .append(cardinality(files));
     if (!read.isEmpty()) {
       sql.append(", schema=").append(schemaMap(read, "c"));
     }
@@ -241,6 +248,20 @@ final class ParquetScanSql {
               + ")");
     }
     return Optional.of(sql.append(" WHERE ").append(String.join(" AND ", conditions)).toString());
+  }
+
+  /**
+   * The files' row count from the table's metadata, handed to DuckDB as the scan's cardinality
+   * estimate: with a {@code schema} map DuckDB's Parquet reader opens no file while binding and
+   * would estimate about one row per file, leaving every join order to chance. An estimate only
+   * (deletes may remove rows); it never changes which rows are read.
+   */
+  private static long cardinality(List<DataTask> files) {
+    long sum = 0;
+    for (DataTask f : files) {
+      sum += Math.max(f.records(), 0);
+    }
+    return Math.max(sum, 1);
   }
 
   private static String schemaMap(Map<Integer, Type> fields, String prefix) {

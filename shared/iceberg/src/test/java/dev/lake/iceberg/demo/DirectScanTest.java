@@ -122,6 +122,23 @@ class DirectScanTest {
   }
 
   @Test
+  void explain_estimatesEachScanAtTheSnapshotsRowCount_fromTheTableMetadata() {
+    // GIVEN a table of 9 rows in two data files
+    Table t = tables.newTable(PartitionSpec.unpartitioned());
+    DemoTablesSupport.append(t, people(0, 5));
+    DemoTablesSupport.append(t, people(5, 9));
+    TableRef ref = ref(t);
+    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+
+    // WHEN the plan of a direct read is explained
+    String plan = query("EXPLAIN SELECT * FROM " + ref, ref, s).toString();
+
+    // THEN DuckDB estimates the scan at the files' row count (not ~1 row per file, which left
+    // every join order to chance)
+    assertThat(plan).contains("READ_PARQUET").contains("~9 rows");
+  }
+
+  @Test
   void select_appliesPositionAndEqualityDeletes_likeIcebergGenerics() {
     // GIVEN rows 1 and 3 deleted by position and ids 5 and 7 by equality
     Table t = tables.newTable(PartitionSpec.unpartitioned());
