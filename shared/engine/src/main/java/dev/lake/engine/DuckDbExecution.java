@@ -302,9 +302,20 @@ final class DuckDbExecution implements QueryExecution {
               + " operator to raise the engine memory, or submit it to the durable tier",
           e);
     }
+    if (message.startsWith("Permission Error")) {
+      // only lake's own file scans name files (admission refuses them in client SQL): a reader
+      // named a file outside the readable directories, and DuckDB refused it
+      return new LakeException(
+          ErrorCode.INTERNAL,
+          "A table scan named a file outside the engine's readable directories",
+          e);
+    }
+    // DuckDB's "LINE n: …" context quotes the rewritten statement, not the client's text: it would
+    // show inlined file scans (local paths) and engine names, so it is dropped
     String shown =
-        message.replaceAll(
-            "(lake_cache\\.)?lake_([pqm][0-9]+_t[0-9]+(_s[0-9]+)?|c[0-9]+)", "<table>");
+        message
+            .replaceFirst("(?s)\\s*LINE [0-9]+:.*$", "")
+            .replaceAll("(lake_cache\\.)?lake_([pqm][0-9]+_t[0-9]+(_s[0-9]+)?|c[0-9]+)", "<table>");
     return new LakeException(ErrorCode.QUERY_FAILED, shown, e);
   }
 

@@ -330,7 +330,12 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
     PreparedConnections.Lease lease;
     try {
-      String sql = plan.render(targets(query, cachedNames, registered.views()), parser, planning);
+      String sql =
+          plan.render(
+              targets(query, cachedNames, registered.views(), inputs.fileScans()),
+              inputs.fileScans(),
+              parser,
+              planning);
       lease =
           pooled ? pool.statements().acquire(sql) : PreparedConnections.unpooled(connection, sql);
     } catch (SQLException | RuntimeException e) {
@@ -347,13 +352,21 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return execution;
   }
 
-  /** Each table's input name: its snapshot-cache copy, else its registered view. */
+  /**
+   * Each table's input name: its snapshot-cache copy, else its registered view; file scans have
+   * none (the statement inlines them).
+   */
   private static Map<TableRef, String> targets(
-      AdmittedQuery query, Map<TableRef, String> cachedNames, Map<TableRef, String> views) {
+      AdmittedQuery query,
+      Map<TableRef, String> cachedNames,
+      Map<TableRef, String> views,
+      Map<TableRef, String> fileScans) {
     Map<TableRef, String> targets = new LinkedHashMap<>();
     for (TableRef ref : query.tables()) {
       String name = cachedNames.get(ref);
-      targets.put(ref, name != null ? name : views.get(ref));
+      if (name != null || !fileScans.containsKey(ref)) {
+        targets.put(ref, name != null ? name : views.get(ref));
+      }
     }
     return targets;
   }

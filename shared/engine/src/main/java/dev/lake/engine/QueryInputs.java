@@ -30,7 +30,9 @@ final class QueryInputs implements AutoCloseable {
 
   /**
    * A query's tables: Arrow streams per table, and tables a {@link dev.lake.core.FileScanSource}
-   * reads from files (its file-reading {@code SELECT} per table).
+   * reads from files (its file-reading {@code SELECT} per table). The latter are not registered
+   * here: the statement inlines them as subqueries ({@link QueryPlan#render}), so DuckDB binds each
+   * once, and a subquery can be scanned any number of times (a re-read table needs no copy).
    */
   record Sources(Map<TableRef, List<ArrowReader>> streams, Map<TableRef, String> fileScans) {
     Sources {
@@ -62,16 +64,6 @@ final class QueryInputs implements AutoCloseable {
     inputs.values().forEach(unexported::addAll);
     this.leases = new ArrayList<>(leases);
     try {
-      int f = 0;
-      for (Map.Entry<TableRef, String> e : sources.fileScans().entrySet()) {
-        String view = prefix + "_f" + f++;
-        try (Statement st = connection.createStatement()) {
-          // the reader's own file-reading SELECT (no client text); a view can be scanned any
-          // number of times, so a re-read table needs no copy
-          st.execute("CREATE TEMPORARY VIEW " + view + " AS " + e.getValue());
-        }
-        views.put(e.getKey(), view);
-      }
       int t = 0;
       for (Map.Entry<TableRef, List<ArrowReader>> e : inputs.entrySet()) {
         String view = prefix + "_t" + t++;

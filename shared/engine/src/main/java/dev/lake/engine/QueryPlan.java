@@ -85,21 +85,41 @@ final class QueryPlan {
   }
 
   /**
-   * The statement over {@code targets} (table → input name), rendered once per name set; with
-   * {@code emptyResult} for planning (see {@link StatementRewriter#render}).
+   * The statement over {@code targets} (table → input name) and {@code inline} (table → a
+   * file-reading {@code SELECT} of a table reader, inlined as a subquery), rendered once per
+   * distinct inputs; with {@code emptyResult} for planning (see {@link StatementRewriter#render}).
    */
-  String render(Map<TableRef, String> targets, SqlParser parser, boolean emptyResult) {
-    List<String> key = new java.util.ArrayList<>(targets.values());
+  String render(
+      Map<TableRef, String> targets,
+      Map<TableRef, String> inline,
+      SqlParser parser,
+      boolean emptyResult) {
+    List<String> key = new java.util.ArrayList<>();
+    targets.forEach((ref, name) -> key.add(ref + "=" + name));
+    inline.forEach((ref, select) -> key.add(ref + ":" + select));
     key.add(emptyResult ? "plan" : "run");
     String sql = rendered.get(key);
     if (sql == null) {
-      sql = statement.render(targets, parser, emptyResult);
+      Map<TableRef, com.fasterxml.jackson.databind.JsonNode> parsed = new LinkedHashMap<>();
+      inline.forEach((ref, select) -> parsed.put(ref, parseScan(select, parser)));
+      sql = statement.render(targets, parsed, parser, emptyResult);
       if (rendered.size() >= MAX_RENDERINGS) {
         rendered.clear();
       }
       rendered.put(key, sql);
     }
     return sql;
+  }
+
+  /** A reader's file-reading SELECT as a parse tree (not admitted: it is lake's own text). */
+  private static com.fasterxml.jackson.databind.JsonNode parseScan(
+      String select, SqlParser parser) {
+    com.fasterxml.jackson.databind.JsonNode tree = parser.serialize(select);
+    if (tree.path("error").asBoolean(true) || tree.path("statements").size() != 1) {
+      throw new dev.lake.core.LakeException(
+          dev.lake.core.ErrorCode.INTERNAL, "A table reader's scan is not one SELECT");
+    }
+    return tree.path("statements").get(0);
   }
 
   Schema resultSchema() {

@@ -53,15 +53,22 @@ final class StatementRewriter {
   }
 
   /**
-   * SQL over the per-query inputs named in {@code views} ({@code name} or {@code schema.name}).
-   * With {@code emptyResult} the outermost query gets {@code LIMIT 0} (replacing its own limit and
-   * offset): DuckDB's optimizer then plans an empty result, so the statement yields its exact
-   * result schema at a cost bounded by the plan, never by the data or by generators such as {@code
-   * range(1e15)}. EXPLAIN is rendered unchanged (it never runs the query).
+   * SQL over the per-query inputs named in {@code views} ({@code name} or {@code schema.name}) and
+   * the tables of {@code inline}, whose reference is replaced by the given statement (a parsed
+   * file-reading {@code SELECT} of lake's own, never client text) as a subquery under the table's
+   * alias: DuckDB then binds each such scan once, with the statement, instead of once more for a
+   * view. With {@code emptyResult} the outermost query gets {@code LIMIT 0} (replacing its own
+   * limit and offset): DuckDB's optimizer then plans an empty result, so the statement yields its
+   * exact result schema at a cost bounded by the plan, never by the data or by generators such as
+   * {@code range(1e15)}. EXPLAIN is rendered unchanged (it never runs the query).
    */
-  String render(Map<TableRef, String> views, SqlParser parser, boolean emptyResult) {
+  String render(
+      Map<TableRef, String> views,
+      Map<TableRef, JsonNode> inline,
+      SqlParser parser,
+      boolean emptyResult) {
     JsonNode copy = statement.deepCopy();
-    replace(copy, views);
+    replace(copy, views, inline);
     if (emptyResult && !explain) {
       limitZero((ObjectNode) copy.path("node"));
     }
@@ -95,24 +102,44 @@ final class StatementRewriter {
     value.put("value", 0);
   }
 
-  private static void replace(JsonNode node, Map<TableRef, String> views) {
+  private static void replace(
+      JsonNode node, Map<TableRef, String> views, Map<TableRef, JsonNode> inline) {
     if (node.isObject()
         && node.path("type").asText().equals("BASE_TABLE")
         && node.has("query_location")
         && !node.path("catalog_name").asText().isEmpty()) {
       TableRef ref = ScanAnalysis.ref(node);
+      ObjectNode o = (ObjectNode) node;
+      JsonNode subquery = inline.get(ref);
+      if (subquery != null) {
+        if (!node.path("at_clause").isNull() && !node.path("at_clause").isMissingNode()) {
+          // admission refuses time travel; a subquery could not carry it
+          throw new LakeException(ErrorCode.INTERNAL, "AT clause on " + ref + " was admitted");
+        }
+        String alias = ScanAnalysis.alias(node);
+        JsonNode sample = o.get("sample");
+        JsonNode location = o.get("query_location");
+        JsonNode columnAliases = o.get("column_name_alias");
+        o.removeAll();
+        o.put("type", "SUBQUERY");
+        o.put("alias", alias);
+        o.set("sample", sample);
+        o.set("query_location", location);
+        o.set("subquery", subquery.deepCopy());
+        o.set("column_name_alias", columnAliases);
+        return;
+      }
       String view = views.get(ref);
       if (view == null) {
         throw new LakeException(
             ErrorCode.INTERNAL, "Table " + ref + " is not in the sealed snapshot set");
       }
-      ObjectNode o = (ObjectNode) node;
       o.put("alias", ScanAnalysis.alias(node));
       int dot = view.indexOf('.'); // an engine-generated "schema.table" (a cached snapshot)
       o.put("catalog_name", "");
       o.put("schema_name", dot < 0 ? "" : view.substring(0, dot));
       o.put("table_name", view.substring(dot + 1));
     }
-    node.forEach(child -> replace(child, views));
+    node.forEach(child -> replace(child, views, inline));
   }
 }

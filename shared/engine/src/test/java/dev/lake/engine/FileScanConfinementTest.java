@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.ErrorCode;
 import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
@@ -130,16 +131,37 @@ class FileScanConfinementTest {
   }
 
   @Test
+  void clientError_overAFileScan_namesNeitherTheScanNorItsFiles() throws Exception {
+    // GIVEN a file scan (inlined into the statement as a subquery)
+    reader.file = allowed.resolve("f.parquet").toString();
+
+    // WHEN the client's statement fails to bind
+    assertThatThrownBy(() -> run("SELECT no_such_column FROM files.t.v"))
+        .isInstanceOf(LakeException.class)
+        // THEN the error is the client's, without DuckDB's quote of the rewritten statement
+        .satisfies(e -> assertThat(((LakeException) e).code()).isEqualTo(ErrorCode.QUERY_FAILED))
+        .hasMessageContaining("no_such_column")
+        .hasMessageNotContaining(allowed.toString())
+        .hasMessageNotContaining("read_parquet")
+        .hasMessageNotContaining("LINE");
+
+    // THEN a fresh query still works
+    assertThat(run("SELECT sum(x) FROM files.t.v")).containsExactly(List.of("3"));
+  }
+
+  @Test
   void fileScan_cannotReadOutsideTheReadersDirectory_evenIfAScanNamedIt() {
     // GIVEN a (misbehaving) scan naming a file outside, behind a shared name prefix and via ..
     for (String file :
         List.of(outside.resolve("f.parquet").toString(), allowed + "/../allowed-not/f.parquet")) {
       reader.file = file;
 
-      // WHEN queried THEN DuckDB refuses the file (an internal error: the reader misbehaved)
+      // WHEN queried THEN DuckDB refuses the file (an internal error: the reader misbehaved),
+      // and the message names no path
       assertThatThrownBy(() -> run("SELECT * FROM files.t.v"))
           .isInstanceOf(LakeException.class)
-          .hasMessage("Cannot register query inputs")
+          .hasMessage("A table scan named a file outside the engine's readable directories")
+          .satisfies(e -> assertThat(((LakeException) e).code()).isEqualTo(ErrorCode.INTERNAL))
           .cause()
           .hasMessageContaining("Permission Error");
     }
