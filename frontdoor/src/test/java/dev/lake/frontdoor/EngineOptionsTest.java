@@ -68,4 +68,20 @@ class EngineOptionsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("snapshotCacheBytes");
   }
+
+  @Test
+  void engineMemoryMb_setsTheMemoryLimit_andTheDefaultCacheShare_andIsValidated() {
+    // GIVEN no flag THEN the engine default, 1 GiB
+    assertThat(parse().engineConfig(Path.of("/tmp/spill")).memoryLimitBytes()).isEqualTo(1L << 30);
+    // WHEN the engine gets 4 GiB THEN DuckDB's limit follows, and the cache keeps its quarter
+    var big = parse("--engine-memory-mb", "4096").engineConfig(Path.of("/tmp/spill"));
+    assertThat(big.memoryLimitBytes()).isEqualTo(4L << 30);
+    assertThat(big.snapshotCacheBytes()).isEqualTo(1L << 30);
+    assertThat(big.poolMemoryBytes()).isEqualTo(1L << 30);
+    // AND a value below the floor names the setting and the bad value
+    assertThatThrownBy(() -> parse("--engine-memory-mb", "32").engineConfig(Path.of("/tmp/spill")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("memoryLimitBytes")
+        .hasMessageContaining("33554432");
+  }
 }

@@ -93,6 +93,7 @@ final class FrontDoorService extends Construct {
     environment.put(LakeEnv.TRUSTED_TLS_PROXY, "true");
     environment.put(LakeEnv.DURABLE, "aws");
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
+    environment.put(LakeEnv.ENGINE_MEMORY_MB, Integer.toString(settings.frontDoorMemoryMiB() / 4));
     environment.put(LakeEnv.METRICS_HOST, "0.0.0.0");
     environment.put(LakeEnv.METRICS_PORT, Integer.toString(settings.metricsPort()));
     task.addContainer(

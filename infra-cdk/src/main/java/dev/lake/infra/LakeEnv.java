@@ -20,6 +20,10 @@ final class LakeEnv {
   // the engine's spill directory (--spill-dir): both sides; only /tmp is writable in Lambda
   static final String SPILL_DIR = "LAKE_SPILL_DIR";
 
+  // the engine's memory (--engine-memory-mb): both sides, a quarter of the task's or function's
+  // memory (the JVM's default heap takes another quarter, Arrow's direct buffers come on top)
+  static final String ENGINE_MEMORY_MB = "LAKE_ENGINE_MEMORY_MB";
+
   // the Iceberg data-file cache DuckDB reads (--iceberg-file-cache-dir/-mb): both sides
   static final String ICEBERG_FILE_CACHE_DIR = "LAKE_ICEBERG_FILE_CACHE_DIR";
   static final String ICEBERG_FILE_CACHE_MB = "LAKE_ICEBERG_FILE_CACHE_MB";

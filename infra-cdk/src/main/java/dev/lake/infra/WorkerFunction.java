@@ -41,6 +41,7 @@ final class WorkerFunction extends Construct {
     environment.put(
         LakeEnv.WORKER_LAMBDA_MARGIN_SECONDS, Integer.toString(settings.workerMarginSeconds()));
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
+    environment.put(LakeEnv.ENGINE_MEMORY_MB, Integer.toString(settings.workerMemoryMiB() / 4));
     // /tmp is the function's 4 GiB ephemeral storage, shared with spill: a quarter for Iceberg
     // files
     environment.put(LakeEnv.ICEBERG_FILE_CACHE_DIR, "/tmp/lake-iceberg-files");

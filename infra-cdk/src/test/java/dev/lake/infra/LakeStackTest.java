@@ -102,6 +102,8 @@ class LakeStackTest {
                             // in name order, as the task definition lists them
                             List.of(
                                 env("LAKE_DURABLE", "aws"),
+                                // a quarter of the 8 GiB task
+                                env("LAKE_ENGINE_MEMORY_MB", "2048"),
                                 env("LAKE_HOST", "0.0.0.0"),
                                 Match.objectLike(Map.of("Name", "LAKE_JOB_QUEUE_URL")),
                                 Match.objectLike(Map.of("Name", "LAKE_JOB_TABLE")),
@@ -134,6 +136,7 @@ class LakeStackTest {
                         "Variables",
                         Match.objectLike(
                             Map.of(
+                                "LAKE_ENGINE_MEMORY_MB", "1024",
                                 "LAKE_WORKER_MAX_EXECUTION_SECONDS", "840",
                                 "LAKE_WORKER_LAMBDA_MARGIN_SECONDS", "20"))))));
     template.hasResourceProperties(

@@ -14,17 +14,26 @@ public final class EngineOptions {
   Path spillDir;
 
   @Option(
+      names = "--engine-memory-mb",
+      defaultValue = "1024",
+      description =
+          "Engine memory: DuckDB's memory_limit, summed over the memory pools (MiB, 64 .."
+              + " 1048576, default 1024). Keep it well below the process's memory: Arrow buffers,"
+              + " the JVM heap and the network come on top.")
+  long memoryMb;
+
+  @Option(
       names = "--snapshot-cache-mb",
       description =
           "Engine snapshot cache: keep hot columns of immutable Lance snapshots in DuckDB (MiB, at"
-              + " most half the engine memory limit; 0 = off; default a quarter of it, 256).")
+              + " most half the engine memory; 0 = off; default a quarter of it, 256).")
   Long snapshotCacheMb;
 
   @Option(
       names = "--engine-memory-pools",
       defaultValue = "4",
       description =
-          "Engine memory pools: the engine memory (1 GiB) is split into this many DuckDB databases"
+          "Engine memory pools: the engine memory (--engine-memory-mb) is split into this many DuckDB databases"
               + " with a memory_limit each, and a pool runs one tenant's statements at a time, so a"
               + " tenant exhausting its pool never fails another tenant's statement (1 .. 16,"
               + " default 4; 1 = one pool shared by every tenant).")
@@ -51,11 +60,14 @@ public final class EngineOptions {
       description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
   Duration durableQueryTimeout;
 
-  /** {@code --snapshot-cache-mb} in bytes, or the engine's default share when not given. */
+  /** {@code --snapshot-cache-mb} in bytes, or a quarter of the engine memory when not given. */
   public long snapshotCacheBytes() {
-    return snapshotCacheMb == null
-        ? EngineConfig.defaults(spillDir).snapshotCacheBytes()
-        : snapshotCacheMb << 20;
+    return snapshotCacheMb == null ? memoryBytes() / 4 : snapshotCacheMb << 20;
+  }
+
+  /** {@code --engine-memory-mb} in bytes (validated by {@link EngineConfig}). */
+  private long memoryBytes() {
+    return Math.multiplyExact(memoryMb, 1L << 20);
   }
 
   /** The engine defaults with these settings, spilling to {@code --spill-dir}. */
@@ -66,6 +78,7 @@ public final class EngineOptions {
   /** The engine defaults with these settings, spilling to {@code spill}. */
   public EngineConfig engineConfig(Path spill) {
     return EngineConfig.defaults(spill)
+        .withMemoryLimitBytes(memoryBytes())
         .withSnapshotCacheBytes(snapshotCacheBytes())
         .withMemoryPools(memoryPools)
         .withTimeouts(queryTimeout, maxQueryTimeout, durableQueryTimeout);
