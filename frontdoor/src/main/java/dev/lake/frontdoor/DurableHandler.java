@@ -164,7 +164,8 @@ final class DurableHandler {
         execution,
         ColumnMetadata.stream(listener, columns -> List.of()),
         List.of(permit),
-        notes);
+        notes,
+        ResultStreamer.Write.ZERO_COPY);
   }
 
   private JobStatus submit(

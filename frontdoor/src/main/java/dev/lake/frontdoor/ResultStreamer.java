@@ -7,6 +7,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +32,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * producer threads and returns at once; the producer pulls the next batch from the engine (which
  * overlaps DuckDB's work with gRPC sending the previous batch) and waits for readiness only before
  * handing a batch over. The wait checks {@code isReady()} under the lock the on-ready callback
- * signals, so a wake-up cannot be lost, and it never polls.
+ * signals, so a wake-up cannot be lost, and it never polls. Batches go out with Flight's zero-copy
+ * write through a {@link WireRoot}: Netty writes the batch's own Arrow buffers to the socket
+ * instead of a copy, and the stream ends (slot released) once gRPC let go of them.
  *
  * <p>Bounds: a client that reads nothing for {@code idleTimeout} while the server has a batch ready
  * gets TIMED_OUT and its stream ends, releasing the execution and the admission slot. A client
@@ -68,6 +71,20 @@ final class ResultStreamer implements AutoCloseable {
     ((ThreadPoolExecutor) producers).allowCoreThreadTimeOut(true);
   }
 
+  /**
+   * How batches reach gRPC. {@link #ZERO_COPY}: Netty writes the batch's own buffers (moved into a
+   * {@link WireRoot}); only for executions whose batches may outlive them, because gRPC can still
+   * hold the last batches after the stream ended and its execution closed. Stored result parts
+   * qualify (their buffers and C-data structs live in the server's allocator). Engine executions do
+   * not yet: DuckDB's exported batches keep their C-data structs in the execution's own allocator,
+   * which must be empty when the execution closes, so they are {@link #COPY}: copied into Netty's
+   * buffers by {@code putNext}.
+   */
+  enum Write {
+    COPY,
+    ZERO_COPY
+  }
+
   /** A stream in progress: its ticket digest (never the ticket) and its execution. */
   record Running(String ticketDigest, QueryExecution execution) {}
 
@@ -83,7 +100,8 @@ final class ResultStreamer implements AutoCloseable {
       QueryExecution execution,
       ServerStreamListener listener,
       List<? extends AutoCloseable> held,
-      CallNotes notes) {
+      CallNotes notes,
+      Write write) {
     Flow flow = new Flow();
     Running entry = new Running(ticketDigest, execution);
     running.add(entry);
@@ -93,7 +111,7 @@ final class ResultStreamer implements AutoCloseable {
           flow.cancel();
           execution.cancel();
         });
-    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes));
+    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes), write);
     try {
       producers.execute(task);
     } catch (RejectedExecutionException e) {
@@ -109,15 +127,26 @@ final class ResultStreamer implements AutoCloseable {
       Flow flow,
       ServerStreamListener listener,
       List<? extends AutoCloseable> held,
-      Timing timing) {
+      Timing timing,
+      Write write) {
+    Optional<WireRoot> wire = Optional.empty();
     try {
       ArrowReader reader = entry.execution().reader();
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      listener.start(root);
+      wire = write == Write.ZERO_COPY ? WireRoot.over(root) : Optional.empty();
+      if (wire.isPresent()) {
+        listener.setUseZeroCopy(true);
+        listener.start(wire.get().root());
+      } else {
+        listener.start(root);
+      }
       while (!flow.cancelled() && reader.loadNextBatch()) {
         timing.batch();
         if (!flow.awaitReady(listener, idleTimeout)) {
           return; // the client went away; nothing to tell it
+        }
+        if (wire.isPresent()) {
+          wire.get().take(root);
         }
         listener.putNext();
       }
@@ -132,7 +161,26 @@ final class ResultStreamer implements AutoCloseable {
       }
     } finally {
       timing.end(entry.execution());
+      drain(wire);
       finish(entry, held);
+    }
+  }
+
+  /**
+   * Waits (at most the idle timeout: the client reading nothing) until gRPC has written the
+   * stream's last batches, so the stream's admission slot stays held while its memory is in use; a
+   * wire root not drained by then closes at its last release (a cancel or disconnect releases it).
+   */
+  private void drain(Optional<WireRoot> wire) {
+    if (wire.isEmpty()) {
+      return;
+    }
+    try {
+      wire.get().awaitDrained(idleTimeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      wire.get().close();
     }
   }
 
@@ -198,14 +246,25 @@ final class ResultStreamer implements AutoCloseable {
     return running.size();
   }
 
-  /** Stops taking streams; running ones are cancelled by their clients or the server's close. */
+  /**
+   * Stops taking streams, cancels the running ones and waits (at most {@link #CLOSE_WAIT}) until
+   * their producers closed what they hold, so a caller may close the allocator after this.
+   */
   @Override
   public void close() {
     producers.shutdownNow();
     for (Running r : running) {
       r.execution().cancel();
     }
+    try {
+      producers.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
+
+  /** Longest wait in {@link #close} for cancelled producers to finish. */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   /** Readiness of one stream: signalled by gRPC's on-ready callback and by cancellation. */
   static final class Flow {

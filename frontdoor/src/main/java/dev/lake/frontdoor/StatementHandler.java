@@ -195,7 +195,8 @@ final class StatementHandler {
         execution,
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
         List.of(permit),
-        notes);
+        notes,
+        ResultStreamer.Write.COPY);
   }
 
   /**

@@ -23,6 +23,16 @@ public interface ObjectStore {
   /** The whole object, or empty if it does not exist. */
   Optional<InputStream> find(String key);
 
+  /**
+   * The object as a file on this machine, for stores that keep objects as files: readers that can
+   * map a file serve it without copying. Objects are never rewritten in place (uploads move into
+   * place), so the file is as immutable as the object. Empty for remote stores (the default) and
+   * for objects that do not exist.
+   */
+  default Optional<java.nio.file.Path> findLocalFile(String key) {
+    return Optional.empty();
+  }
+
   /** {@code length} bytes starting at {@code offset}. */
   InputStream getRange(String key, long offset, long length);
 

@@ -9,10 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.apache.arrow.flatbuf.Buffer;
-import org.apache.arrow.flatbuf.Message;
-import org.apache.arrow.flatbuf.MessageHeader;
-import org.apache.arrow.flatbuf.RecordBatch;
 
 /**
  * An input stream that walks an Arrow IPC stream's framing and hands each message to the decoder
@@ -31,12 +27,13 @@ final class IpcFramingCheck extends FilterInputStream {
   private byte[] pending = new byte[0];
   private int pendingPos;
   private long bodyLeft;
-  private boolean sawSchema;
+  private final IpcMessageCheck messages;
   private boolean done;
 
   IpcFramingCheck(InputStream in, ResultConfig config) {
     super(requireNonNull(in, "in is null"));
     this.config = requireNonNull(config, "config is null");
+    this.messages = new IpcMessageCheck(config);
   }
 
   @Override
@@ -112,7 +109,7 @@ final class IpcFramingCheck extends FilterInputStream {
     if (metadata.length < metadataLength) {
       throw reject("truncated message header");
     }
-    bodyLeft = check(metadata);
+    bodyLeft = messages.check(metadata);
     pending = new byte[8 + metadataLength];
     System.arraycopy(prefix, 0, pending, 0, 8);
     System.arraycopy(metadata, 0, pending, 8, metadataLength);
@@ -120,62 +117,7 @@ final class IpcFramingCheck extends FilterInputStream {
     return true;
   }
 
-  /** Validates one flatbuffer Message; returns its body length. */
-  private long check(byte[] metadata) {
-    Message message;
-    long bodyLength;
-    byte type;
-    try {
-      message = Message.getRootAsMessage(ByteBuffer.wrap(metadata).order(ByteOrder.LITTLE_ENDIAN));
-      bodyLength = message.bodyLength();
-      type = message.headerType();
-    } catch (RuntimeException e) {
-      throw reject("unreadable message header");
-    }
-    if (bodyLength < 0 || bodyLength > config.maxMessageBytes()) {
-      throw reject("message body of " + bodyLength + " bytes exceeds the limit");
-    }
-    if (type == MessageHeader.Schema) {
-      if (sawSchema || bodyLength != 0) {
-        throw reject("unexpected schema message");
-      }
-      sawSchema = true;
-      return 0;
-    }
-    if (type != MessageHeader.RecordBatch || !sawSchema) {
-      throw reject("unsupported message type " + type);
-    }
-    RecordBatch batch;
-    try {
-      batch = (RecordBatch) message.header(new RecordBatch());
-      if (batch == null) {
-        throw reject("record batch without header");
-      }
-      if (batch.compression() != null) {
-        throw reject("compressed record batch bodies are not accepted");
-      }
-      if (batch.length() < 0 || batch.length() > config.maxBatchRows()) {
-        throw reject("record batch of " + batch.length() + " rows exceeds the limit");
-      }
-      Buffer buffer = new Buffer();
-      for (int i = 0; i < batch.buffersLength(); i++) {
-        batch.buffers(buffer, i);
-        if (buffer.offset() < 0
-            || buffer.length() < 0
-            || buffer.offset() > bodyLength
-            || buffer.length() > bodyLength - buffer.offset()) {
-          throw reject("buffer outside its message body");
-        }
-      }
-    } catch (LakeException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw reject("unreadable record batch header");
-    }
-    return bodyLength;
-  }
-
-  private static LakeException reject(String why) {
+  static LakeException reject(String why) {
     return new LakeException(ErrorCode.INTERNAL, "Result part rejected by framing check: " + why);
   }
 }

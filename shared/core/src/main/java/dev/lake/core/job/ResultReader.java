@@ -14,9 +14,10 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 /**
  * Opens one stored result part for download. The object's size must match the sealed size (a
  * replaced or truncated part fails), and its bytes pass {@link IpcFramingCheck} before Arrow's
- * incremental stream decoder sees them. Decoding is pull-based: one batch is resident per {@code
- * loadNextBatch}, which is the bounded batch queue of depth one; closing the reader releases the
- * object stream and every buffer.
+ * incremental stream decoder sees them; a part the store keeps as a local file is mapped instead
+ * ({@link MappedPart}: the same checks per message, batches sliced from the mapping, no copy).
+ * Decoding is pull-based: one batch is resident per {@code loadNextBatch}, which is the bounded
+ * batch queue of depth one; closing the reader releases the object stream and every buffer.
  */
 public final class ResultReader {
   /**
@@ -43,6 +44,14 @@ public final class ResultReader {
   /** Opens the part at {@code key}, which must be exactly {@code expectedBytes} long. */
   public ArrowReader open(String key, long expectedBytes, BufferAllocator allocator) {
     requireNonNull(allocator, "allocator is null");
+    Optional<java.nio.file.Path> file = store.findLocalFile(key);
+    if (file.isPresent()) {
+      try {
+        return MappedPart.open(file.get(), expectedBytes, config, allocator);
+      } catch (java.io.IOException e) {
+        throw gone(); // replaced, truncated or removed since the ticket was sealed
+      }
+    }
     long size = store.size(key).orElseThrow(ResultReader::gone);
     if (size != expectedBytes) {
       throw gone();

@@ -129,6 +129,12 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public Optional<Path> findLocalFile(String key) {
+    Path p = path(key);
+    return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+  }
+
+  @Override
   public InputStream getRange(String key, long offset, long length) {
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("negative range");

@@ -160,15 +160,57 @@ class ResultWriterReaderTest {
         .hasMessage("Result part no longer exists; it expired or was replaced");
   }
 
+  /**
+   * Both ways a part is read reject {@code stream} with the same message: streamed through the
+   * framing check, and mapped from a local file (the store's parts) with the same per-message
+   * rules.
+   */
   private void assertRejected(byte[] stream, String why) {
-    ResultReader reader = new ResultReader(new LocalObjectStore(dir), ResultConfig.defaults());
+    ObjectStore store = new LocalObjectStore(dir);
+    ResultReader reader = new ResultReader(store, ResultConfig.defaults());
+    store.put("hostile.arrow", stream, true);
     try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 4096)) {
       assertThatThrownBy(() -> TestArrow.ids(reader.open(new ByteArrayInputStream(stream), tiny)))
           .isInstanceOf(LakeException.class)
           .hasMessageStartingWith("Result part rejected by framing check: ")
           .hasMessageContaining(why);
+      assertThatThrownBy(() -> TestArrow.ids(reader.open("hostile.arrow", stream.length, tiny)))
+          .isInstanceOf(LakeException.class)
+          .hasMessageStartingWith("Result part rejected by framing check: ")
+          .hasMessageContaining(why);
       assertThat(tiny.getAllocatedMemory()).isZero();
     }
+  }
+
+  @Test
+  void mappedPart_readsTheSameRowsAsTheStream_andUnmapsWhenClosed() {
+    // GIVEN a part stored as a local file
+    ObjectStore store = new LocalObjectStore(dir);
+    byte[] ipc = TestArrow.ipc(allocator, 3, 1_000);
+    store.put("q/part-00000.arrow", ipc, true);
+    ResultReader reader = new ResultReader(store, ResultConfig.defaults());
+    assertThat(store.findLocalFile("q/part-00000.arrow")).isPresent();
+    // WHEN it is opened by key (mapped) and as a stream
+    List<Long> mapped = TestArrow.ids(reader.open("q/part-00000.arrow", ipc.length, allocator));
+    List<Long> streamed = TestArrow.ids(reader.open(new ByteArrayInputStream(ipc), allocator));
+    // THEN both read every row, and closing the mapped reader released the mapping
+    assertThat(mapped).isEqualTo(streamed).isEqualTo(TestArrow.range(3_000));
+    assertThat(allocator.getAllocatedMemory()).isZero();
+  }
+
+  @Test
+  void mappedPart_truncatedFile_isRejected() {
+    // GIVEN a stored part cut inside its last batch's body (size sealed = the cut size)
+    ObjectStore store = new LocalObjectStore(dir);
+    byte[] ipc = TestArrow.ipc(allocator, 2, 100);
+    byte[] cut = java.util.Arrays.copyOf(ipc, ipc.length - 40);
+    store.put("cut.arrow", cut, true);
+    ResultReader reader = new ResultReader(store, ResultConfig.defaults());
+    // WHEN read THEN the framing check names the truncation, nothing stays allocated
+    assertThatThrownBy(() -> TestArrow.ids(reader.open("cut.arrow", cut.length, allocator)))
+        .isInstanceOf(LakeException.class)
+        .hasMessageContaining("truncated message");
+    assertThat(allocator.getAllocatedMemory()).isZero();
   }
 
   /** The schema message of a valid stream, without its end marker. */
