@@ -38,17 +38,23 @@ public final class Catalogs {
   }
 
   /**
-   * Re-checks, at execution time, that the principal still may read every sealed table and that
-   * every snapshot still denotes the same table; never re-resolves to a newer snapshot.
+   * Re-checks, at execution time, that the principal still may read every sealed table (all of
+   * them, before any snapshot check) and that every snapshot still denotes the same table; never
+   * re-resolves to a newer snapshot. Each catalog checks its tables together ({@link
+   * TableResolver#verifyAll}: Iceberg's catalog round trips run concurrently).
    */
   public void verifyAll(Principal principal, SnapshotSet sealed) {
+    Map<TableResolver, Map<TableRef, Snapshot>> byCatalog = new LinkedHashMap<>();
     sealed
         .snapshots()
         .forEach(
             (ref, snapshot) -> {
               authorize(principal, ref);
-              resolver(ref).verify(ref, snapshot);
+              byCatalog
+                  .computeIfAbsent(resolver(ref), r -> new LinkedHashMap<>())
+                  .put(ref, snapshot);
             });
+    byCatalog.forEach(TableResolver::verifyAll);
   }
 
   /** Tables the principal may see, across all catalogs, for metadata listings. */

@@ -24,6 +24,16 @@ public interface TableResolver {
    */
   void verify(TableRef ref, Snapshot sealed);
 
+  /**
+   * {@link #verify} for every table of one statement that this resolver serves (in the statement's
+   * order), all of them checked before the statement runs; a resolver whose checks are round trips
+   * may run them concurrently. Throws the failure of the first table (in {@code sealed}'s order)
+   * whose check failed. The default checks one after another.
+   */
+  default void verifyAll(java.util.Map<TableRef, Snapshot> sealed) {
+    sealed.forEach(this::verify);
+  }
+
   /** The current snapshot, or empty when the table is missing. */
   default Optional<Snapshot> find(TableRef ref) {
     try {

@@ -15,6 +15,7 @@ class CatalogsTest {
   static final class FakeResolver implements TableResolver {
     final Map<TableRef, Snapshot> tables;
     final List<TableRef> resolved = new ArrayList<>();
+    final List<Map<TableRef, Snapshot>> verifiedTogether = new ArrayList<>();
 
     FakeResolver(Map<TableRef, Snapshot> tables) {
       this.tables = tables;
@@ -45,6 +46,12 @@ class CatalogsTest {
       if (!sealed.equals(tables.get(ref))) {
         throw new LakeException(ErrorCode.SNAPSHOT_GONE, "gone");
       }
+    }
+
+    @Override
+    public void verifyAll(Map<TableRef, Snapshot> sealed) {
+      verifiedTogether.add(Map.copyOf(sealed));
+      TableResolver.super.verifyAll(sealed);
     }
   }
 
@@ -92,5 +99,23 @@ class CatalogsTest {
     SnapshotSet sealed = new SnapshotSet(Map.of(SECRET, new TestSnapshot("/s", 1)));
     assertThatThrownBy(() -> catalogs.verifyAll(alice, sealed))
         .hasMessage("Table lake.hr.salaries does not exist");
+  }
+
+  @Test
+  void verifyAll_authorizesEveryTableFirst_thenHandsEachCatalogItsTablesTogether() {
+    // GIVEN a sealed set of a granted and a denied table
+    Map<TableRef, Snapshot> both = new java.util.LinkedHashMap<>();
+    both.put(NATION, new TestSnapshot("/n", 1));
+    both.put(SECRET, new TestSnapshot("/s", 1));
+
+    // WHEN alice (no grant on the second) verifies THEN it fails before any snapshot check
+    assertThatThrownBy(() -> catalogs.verifyAll(alice, new SnapshotSet(both)))
+        .hasMessage("Table lake.hr.salaries does not exist");
+    assertThat(lake.verifiedTogether).isEmpty();
+
+    // WHEN a principal granted both verifies THEN the catalog checks both in one call
+    Principal both2 = Principal.of("acme", "bob", Set.of("lake.tpch", "lake.hr"));
+    catalogs.verifyAll(both2, new SnapshotSet(both));
+    assertThat(lake.verifiedTogether).containsExactly(both);
   }
 }

@@ -12,6 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,13 +40,16 @@ public final class IcebergFederation implements AutoCloseable {
   private final IcebergReader reader;
   private final Optional<DataFileCache> files;
   private final Optional<Path> ownedDirectory;
+  private final ThreadPoolExecutor loads;
 
   private IcebergFederation(
       CatalogClient client,
       IcebergResolver resolver,
       IcebergReader reader,
       Optional<DataFileCache> files,
-      Optional<Path> ownedDirectory) {
+      Optional<Path> ownedDirectory,
+      ThreadPoolExecutor loads) {
+    this.loads = loads;
     this.client = client;
     this.resolver = resolver;
     this.reader = reader;
@@ -76,7 +82,8 @@ public final class IcebergFederation implements AutoCloseable {
     ResolutionCache cache =
         new ResolutionCache(
             config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
-    IcebergResolver resolver = new IcebergResolver(config, client, cache);
+    ThreadPoolExecutor loads = verifyThreads();
+    IcebergResolver resolver = new IcebergResolver(config, client, cache, loads);
     Optional<Path> owned = Optional.empty();
     Optional<DataFileCache> cacheOfFiles = Optional.empty();
     if (files.direct()) {
@@ -99,7 +106,35 @@ public final class IcebergFederation implements AutoCloseable {
         resolver,
         new IcebergReader(resolver, client.catalogName(), cacheOfFiles),
         cacheOfFiles,
-        owned);
+        owned,
+        loads);
+  }
+
+  /** Most verify point-loads in flight beside the callers' own (a statement's other tables). */
+  static final int VERIFY_THREADS = 8;
+
+  /**
+   * The threads of {@link IcebergResolver#verifyAll}: up to {@link #VERIFY_THREADS} daemon threads
+   * that end when idle; a load none of them can take (all busy, or the federation closed) runs on
+   * the submitting thread, so a check is never dropped or queued behind other statements'.
+   */
+  private static ThreadPoolExecutor verifyThreads() {
+    java.util.concurrent.atomic.AtomicInteger ids = new java.util.concurrent.atomic.AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            VERIFY_THREADS,
+            VERIFY_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "lake-iceberg-verify-" + ids.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            },
+            (task, executor) -> task.run());
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /**
@@ -149,6 +184,7 @@ public final class IcebergFederation implements AutoCloseable {
 
   @Override
   public void close() {
+    loads.shutdown();
     try {
       client.close();
     } finally {

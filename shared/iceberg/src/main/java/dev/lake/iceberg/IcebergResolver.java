@@ -9,8 +9,12 @@ import dev.lake.core.TableRef;
 import dev.lake.core.TableResolver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,11 +31,18 @@ final class IcebergResolver implements TableResolver {
   private final IcebergConfig config;
   private final CatalogClient client;
   private final ResolutionCache cache;
+  private final Executor loads;
 
-  IcebergResolver(IcebergConfig config, CatalogClient client, ResolutionCache cache) {
+  /**
+   * @param loads runs the point-loads of {@link #verifyAll} beside the caller's own (it should run
+   *     a task it cannot take on the submitting thread, never drop it)
+   */
+  IcebergResolver(
+      IcebergConfig config, CatalogClient client, ResolutionCache cache, Executor loads) {
     this.config = requireNonNull(config, "config is null");
     this.client = requireNonNull(client, "client is null");
     this.cache = requireNonNull(cache, "cache is null");
+    this.loads = requireNonNull(loads, "loads is null");
   }
 
   /** The cache loader: one REST loadTable. */
@@ -83,6 +94,45 @@ final class IcebergResolver implements TableResolver {
   @Override
   public void verify(TableRef ref, Snapshot sealed) {
     pointLoad(ref, sealed);
+  }
+
+  /**
+   * Point-loads every table of a statement at once (one REST loadTable each, as {@link #verify}):
+   * the first on the calling thread, the others on {@code loads}, so a DoGet waits for the slowest
+   * round trip instead of their sum. Every check still runs and fails closed; the failure of the
+   * first table in {@code sealed}'s order is thrown.
+   */
+  @Override
+  public void verifyAll(Map<TableRef, Snapshot> sealed) {
+    List<Map.Entry<TableRef, Snapshot>> tables = List.copyOf(sealed.entrySet());
+    List<CompletableFuture<Void>> others = new ArrayList<>();
+    for (Map.Entry<TableRef, Snapshot> e :
+        tables.subList(Math.min(1, tables.size()), tables.size())) {
+      others.add(CompletableFuture.runAsync(() -> verify(e.getKey(), e.getValue()), loads));
+    }
+    RuntimeException failure = null;
+    if (!tables.isEmpty()) {
+      try {
+        verify(tables.get(0).getKey(), tables.get(0).getValue());
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+    for (CompletableFuture<Void> check : others) {
+      try {
+        check.join();
+      } catch (CompletionException e) {
+        if (failure == null) {
+          failure =
+              e.getCause() instanceof RuntimeException r
+                  ? r
+                  : new LakeException(ErrorCode.INTERNAL, "Verifying a table failed", e.getCause());
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   /**

@@ -59,12 +59,20 @@ public final class RestCatalogFixture implements AutoCloseable {
   private final Catalog backend;
   private final URI uri;
   private final List<Request> requests;
+  private final java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>>
+      hook;
 
-  private RestCatalogFixture(Server server, Catalog backend, URI uri, List<Request> requests) {
+  private RestCatalogFixture(
+      Server server,
+      Catalog backend,
+      URI uri,
+      List<Request> requests,
+      java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook) {
     this.server = server;
     this.backend = backend;
     this.uri = uri;
     this.requests = requests;
+    this.hook = hook;
   }
 
   /**
@@ -100,10 +108,12 @@ public final class RestCatalogFixture implements AutoCloseable {
 
     RESTCatalogAdapter adapter = new RESTCatalogAdapter(backend);
     List<Request> requests = new CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook =
+        new java.util.concurrent.atomic.AtomicReference<>();
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
     context.addServlet(new ServletHolder(new RESTCatalogServlet(adapter)), "/*");
     context.addFilter(
-        new FilterHolder(new CountingFilter(requests, clientCredential)),
+        new FilterHolder(new CountingFilter(requests, clientCredential, hook)),
         "/*",
         EnumSet.of(DispatcherType.REQUEST));
 
@@ -118,7 +128,7 @@ public final class RestCatalogFixture implements AutoCloseable {
     server.setHandler(context);
     server.start();
     URI uri = URI.create("http://127.0.0.1:" + connector.getLocalPort());
-    return new RestCatalogFixture(server, backend, uri, requests);
+    return new RestCatalogFixture(server, backend, uri, requests, hook);
   }
 
   /** A local-filesystem fixture on a free port without authentication. */
@@ -153,6 +163,14 @@ public final class RestCatalogFixture implements AutoCloseable {
     requests.clear();
   }
 
+  /**
+   * Runs {@code onRequest} on the server's request thread before each request is handled (tests:
+   * e.g. holding requests at a barrier to observe concurrency); null removes it.
+   */
+  public void onRequest(java.util.function.Consumer<Request> onRequest) {
+    hook.set(onRequest);
+  }
+
   @Override
   public void close() throws Exception {
     server.stop();
@@ -165,14 +183,22 @@ public final class RestCatalogFixture implements AutoCloseable {
    * Records requests. With a client credential configured, issues tokens only for that id and
    * secret, and refuses any other request without a bearer token.
    */
-  private record CountingFilter(List<Request> requests, Optional<String> credential)
+  private record CountingFilter(
+      List<Request> requests,
+      Optional<String> credential,
+      java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook)
       implements Filter {
     @Override
     public void doFilter(ServletRequest req, ServletResponse resp, FilterChain chain)
         throws IOException, ServletException {
       HttpServletRequest http = (HttpServletRequest) req;
       HttpServletResponse out = (HttpServletResponse) resp;
-      requests.add(new Request(http.getMethod(), http.getRequestURI()));
+      Request request = new Request(http.getMethod(), http.getRequestURI());
+      requests.add(request);
+      java.util.function.Consumer<Request> onRequest = hook.get();
+      if (onRequest != null) {
+        onRequest.accept(request);
+      }
       if (credential.isEmpty()) {
         chain.doFilter(req, resp);
         return;

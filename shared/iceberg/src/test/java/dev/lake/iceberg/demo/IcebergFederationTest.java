@@ -21,12 +21,17 @@ import dev.lake.iceberg.IcebergSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -131,6 +136,64 @@ class IcebergFederationTest {
         .extracting(e -> ((LakeException) e).code())
         .isEqualTo(ErrorCode.SNAPSHOT_GONE);
     assertThatThrownBy(() -> scan(ref, sealed)).hasMessage(message);
+  }
+
+  @Test
+  void verifyAll_loadsAStatementsTablesConcurrently_andStillFailsClosedOnAnExpiredOne()
+      throws Exception {
+    // GIVEN three tables of one statement, the second sealed at a snapshot retention then expired
+    List<TableRef> refs = new ArrayList<>();
+    Map<TableRef, Snapshot> sealed = new LinkedHashMap<>();
+    long expired = 0;
+    for (int i = 0; i < 3; i++) {
+      Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
+      DemoTablesSupport.append(t, people(0, 3));
+      TableRef ref = ref(t);
+      refs.add(ref);
+      IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+      sealed.put(ref, s);
+      if (i == 1) {
+        DemoTablesSupport.append(t, people(3, 5));
+        t.refresh();
+        t.expireSnapshots().expireSnapshotId(s.snapshotId()).commit();
+        expired = s.snapshotId();
+      }
+    }
+    // every loadTable of them waits (bounded) until all three are in flight at the server
+    CyclicBarrier allInFlight = new CyclicBarrier(3);
+    AtomicBoolean sequential = new AtomicBoolean();
+    fixture.onRequest(
+        r -> {
+          if (r.method().equals("GET")
+              && refs.stream().anyMatch(ref -> r.path().endsWith("/tables/" + ref.table()))) {
+            try {
+              allInFlight.await(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+              sequential.set(true);
+            }
+          }
+        });
+    try {
+      // WHEN the statement's tables are verified together
+      long before = refs.stream().mapToLong(r -> fixture.loadTableRequests("t", r.table())).sum();
+      String message = "snapshot " + expired + " of " + refs.get(1) + " is no longer retained";
+
+      // THEN the expired snapshot fails closed with its exact message
+      assertThatThrownBy(() -> iceberg.resolver().verifyAll(sealed))
+          .isInstanceOf(LakeException.class)
+          .hasMessage(message)
+          .extracting(e -> ((LakeException) e).code())
+          .isEqualTo(ErrorCode.SNAPSHOT_GONE);
+      // THEN the three loads were in flight at once, one per table
+      assertThat(sequential).isFalse();
+      assertThat(refs.stream().mapToLong(r -> fixture.loadTableRequests("t", r.table())).sum())
+          .isEqualTo(before + 3);
+    } finally {
+      fixture.onRequest(null);
+    }
+    // THEN the tables still retained verify together
+    sealed.remove(refs.get(1));
+    iceberg.resolver().verifyAll(sealed);
   }
 
   @Test
