@@ -49,4 +49,16 @@ final class CopyKeys {
     }
     return best;
   }
+
+  /** The bytes of the copies of {@code snapshot} among {@code copies}. */
+  static long bytesOf(
+      dev.lake.core.Snapshot snapshot, java.util.Map<Key, SnapshotCache.Table> copies) {
+    long bytes = 0;
+    for (java.util.Map.Entry<Key, SnapshotCache.Table> e : copies.entrySet()) {
+      if (e.getKey().snapshot().equals(snapshot)) {
+        bytes += e.getValue().bytes();
+      }
+    }
+    return bytes;
+  }
 }

@@ -29,7 +29,10 @@ final class CountingReader extends ArrowReader {
     this(allocator, source, bytes, budget, n -> {});
   }
 
-  /** As above; {@code onBatch} is told the bytes of every batch before the budget is checked. */
+  /**
+   * As above; {@code onBatch} is told the bytes of every batch that stays within the budget (the
+   * batch crossing it is counted, then the read fails, so a reservation never exceeds the budget).
+   */
   CountingReader(
       BufferAllocator allocator,
       ArrowReader source,
@@ -54,10 +57,10 @@ final class CountingReader extends ArrowReader {
       return false;
     }
     long n = ExecutionAccounting.bytes(source.getVectorSchemaRoot());
-    onBatch.accept(n);
     if (bytes.addAndGet(n) > budget) {
       throw new IOException(OVER_BUDGET);
     }
+    onBatch.accept(n);
     return true;
   }
 

@@ -112,12 +112,7 @@ final class SnapshotCache implements AutoCloseable {
   private final AtomicLong hits = new AtomicLong();
   private final ThreadPoolExecutor fills;
   private final ExecutorService drops =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "lake-snapshot-cache-drop");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadExecutor(daemon("lake-snapshot-cache-drop"));
   private volatile boolean closed;
 
   SnapshotCache(
@@ -159,12 +154,16 @@ final class SnapshotCache implements AutoCloseable {
             0,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(64),
-            r -> {
-              Thread t = new Thread(r, "lake-snapshot-cache-fill");
-              t.setDaemon(true);
-              return t;
-            });
+            daemon("lake-snapshot-cache-fill"));
     budget.join(this);
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /** One table of a query: the columns it reads of {@code snapshot}, and how to copy it. */
@@ -252,11 +251,11 @@ final class SnapshotCache implements AutoCloseable {
         return; // a copy made meanwhile already serves it
       }
       Key made = target;
-      long room = budget.room(this);
-      Table table = copier.copy(made, source, this, room);
+      long room = room(key.snapshot());
+      Table table = room > 0 ? copier.copy(made, source, this, room) : null;
       if (table == null && !target.equals(key) && !closed) {
         made = key; // the union is too large: the requested columns alone
-        table = copier.copy(made, source, this, room);
+        table = room > 0 ? copier.copy(made, source, this, room) : null;
       }
       if (table == null) {
         tooLarge.put(made, room);
@@ -281,10 +280,7 @@ final class SnapshotCache implements AutoCloseable {
     }
   }
 
-  /**
-   * Reserves (or, negative, returns) bytes of a copy in flight: finished copies, of this pool and
-   * the pools borrowing from it, get less room.
-   */
+  /** Reserves (or, negative, returns) bytes of a copy in flight; every pool's bound follows. */
   private void reserve(long bytes) {
     reserved.addAndGet(bytes);
     budget.rebalance();
@@ -305,14 +301,19 @@ final class SnapshotCache implements AutoCloseable {
     return finished + reserved.get();
   }
 
-  /**
-   * False if a copy of {@code key} stopped for lack of room and this pool has no more room now (the
-   * other pools hold as much as then); a lone tenant's pool gets the whole budget, so a projection
-   * that did not fit while others held their shares is tried again once they are idle.
-   */
+  /** False if a copy of {@code key} stopped for lack of room and there is no more room now. */
   private boolean mayFit(Key key) {
     Long stoppedAt = tooLarge.getIfPresent(key);
-    return stoppedAt == null || budget.room(this) > stoppedAt;
+    return stoppedAt == null || room(key.snapshot()) > stoppedAt;
+  }
+
+  /**
+   * Room for a new copy of {@code snapshot}: the pool's room less its copies of that snapshot (a
+   * wider copy replaces them only once made, so both must fit: at SF 1 a widened lineitem copy
+   * evicted a 254 MiB one and then stopped, again and again). Other snapshots' copies may go.
+   */
+  private long room(Snapshot snapshot) {
+    return budget.room(this) - CopyKeys.bytesOf(snapshot, tables.asMap());
   }
 
   /** The exact copy, or the narrowest one of the same snapshot with a superset of the columns. */

@@ -46,11 +46,17 @@ final class SnapshotCopier {
     ScanRequest request =
         new ScanRequest(key.columns(), List.of(), source.batchSize(), source.parallelism());
     BufferAllocator child = allocator.newChildAllocator("cache-" + name, 0, Long.MAX_VALUE);
-    AtomicLong bytes = new AtomicLong();
+    AtomicLong bytes = new AtomicLong(); // read, including a batch that crossed maxBytes
+    AtomicLong reserved = new AtomicLong(); // reserved: the batches within maxBytes
+    LongConsumer reserving =
+        n -> {
+          reserved.addAndGet(n);
+          reserve.accept(n);
+        };
     try {
       List<ArrowReader> counted = new ArrayList<>();
       for (ArrowReader r : source.reader().scan(source.ref(), key.snapshot(), request, child)) {
-        counted.add(new CountingReader(child, r, bytes, maxBytes, reserve));
+        counted.add(new CountingReader(child, r, bytes, maxBytes, reserving));
       }
       DuckDBConnection connection;
       try {
@@ -85,7 +91,7 @@ final class SnapshotCopier {
         }
       }
     } finally {
-      reserve.accept(-bytes.get());
+      reserve.accept(-reserved.get());
       DuckDbExecution.closeAllocator(child);
     }
     materializations.incrementAndGet();

@@ -29,7 +29,8 @@ import org.duckdb.DuckDBConnection;
  * interleaved and rotating, medians, plus process CPU per run and snapshot-cache counters. Not a
  * test: {@code java -cp ... dev.lake.engine.P3Probe <sf-dir> <runs> <warmups> <arms> [queries]},
  * arms a comma list of {@code shipped} (EngineConfig.defaults), {@code pools1} (one pool), {@code
- * cacheNNN} (shipped with NNN MiB of cache).
+ * cacheNNN} (shipped with NNN MiB of cache), {@code memNNN} (NNN MiB of engine memory, a quarter of
+ * it cache).
  */
 public final class P3Probe {
   public static void main(String[] args) throws Exception {
@@ -61,6 +62,9 @@ public final class P3Probe {
         EngineConfig c = EngineConfig.defaults(spill.resolve(a));
         if (a.equals("pools1")) {
           c = c.withMemoryPools(1);
+        } else if (a.startsWith("mem")) { // engine memory in MiB, the cache a quarter of it
+          long bytes = Long.parseLong(a.substring(3)) << 20;
+          c = c.withMemoryLimitBytes(bytes).withSnapshotCacheBytes(bytes / 4);
         } else if (a.startsWith("cache")) {
           c = c.withSnapshotCacheBytes(Long.parseLong(a.substring(5)) << 20);
         } else if (!a.equals("shipped")) {

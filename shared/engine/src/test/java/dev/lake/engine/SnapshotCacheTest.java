@@ -290,6 +290,28 @@ class SnapshotCacheTest {
     return location;
   }
 
+  @Test
+  void widerCopy_thatDoesNotFitBesideTheNarrowerOne_leavesTheNarrowerCopyInPlace()
+      throws Exception {
+    // GIVEN a 512 KiB cache holding one projection of orders (~240 KB)
+    try (DuckDbQueryEngine cached = new DuckDbQueryEngine(config(512L << 10), List.of(reader))) {
+      SnapshotCache cache = cached.snapshotCacheForTest();
+      String narrow = "SELECT sum(o_totalprice) FROM lake.tpch.orders";
+      warm(cached, narrow);
+      Set<SnapshotCache.Key> held = cache.entriesForTest();
+      assertThat(held).hasSize(1);
+      // WHEN a wider projection of the same snapshot (~1 MB with o_comment) is read twice
+      String wide = "SELECT max(o_comment), sum(o_totalprice) FROM lake.tpch.orders";
+      assertThat(warm(cached, wide)).isEqualTo(run(uncached, wide));
+      // THEN its copy stopped without evicting the narrower copy, which still answers
+      assertThat(cache.entriesForTest()).isEqualTo(held);
+      long hits = cache.hits();
+      assertThat(run(cached, narrow)).isEqualTo(run(uncached, narrow));
+      assertThat(cache.hits()).isEqualTo(hits + 1);
+      assertThat(cache.reservedBytes()).isZero();
+    }
+  }
+
   // the cache budget shared by the memory pools (CacheBudget)
   static final long BUDGET = 2L << 20;
   // ~1.4 MB of Arrow: more than a pool's share (1 MiB), less than the whole budget
