@@ -22,9 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
@@ -55,14 +52,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final QueryPlans plans;
   private DuckDbParquetCodec parquet;
 
-  /** Fires execution deadlines; one daemon thread, each task only interrupts a statement. */
-  private final ScheduledExecutorService deadlines =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "lake-query-deadlines");
-            t.setDaemon(true);
-            return t;
-          });
+  private final DeadlineTimer deadlines = new DeadlineTimer();
 
   public DuckDbQueryEngine(EngineConfig config, List<TableReader> readers) {
     this(config, readers, SnapshotCacheSettings.defaults());
@@ -93,7 +83,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       DuckDbExecution.closeQuietly(planDatabase);
       parser.close();
       planAllocator.close();
-      deadlines.shutdownNow();
+      deadlines.close();
       throw e;
     }
     planning = planDatabase;
@@ -347,8 +337,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     DuckDbExecution execution =
         DuckDbExecution.open(
             lease, parameters, child, config.batchSize(), registered, limits, accounting);
-    execution.deadline(
-        deadlines.schedule(execution::expire, timeout.toNanos(), TimeUnit.NANOSECONDS));
+    execution.deadline(deadlines.schedule(execution::expire, timeout));
     return execution;
   }
 
@@ -406,6 +395,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
   }
 
   /** Releases DuckDB, the Parquet codec and the plan allocator once; a second call does nothing. */
+  /** How many execution deadlines are waiting to fire (tests: finished statements leave none). */
+  int pendingDeadlines() {
+    return deadlines.pending();
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
@@ -416,7 +410,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     }
     pools.close();
     plans.invalidateAll();
-    deadlines.shutdownNow();
+    deadlines.close();
     planning.close();
     parser.close();
     planAllocator.close();

@@ -129,6 +129,16 @@ class ExecutionBoundsTest {
   }
 
   @Test
+  void finishedStatements_leaveNoDeadlineQueued() throws Exception {
+    // GIVEN statements with a 20 s deadline that each finish in milliseconds
+    for (int i = 0; i < 20; i++) {
+      run("SELECT count(*) + " + i + " FROM lake.tpch.nation");
+    }
+    // THEN their cancelled deadlines are gone from the timer, not held until they would fire
+    assertThat(engine.pendingDeadlines()).isZero();
+  }
+
+  @Test
   void execute_endsWithDeadlineExceeded_namingTheLimit() {
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> rows(execute(FOREVER, Duration.ofMillis(1500))))
