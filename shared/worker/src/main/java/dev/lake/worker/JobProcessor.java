@@ -17,8 +17,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
@@ -73,14 +73,18 @@ public final class JobProcessor implements AutoCloseable {
     this.layout = requireNonNull(layout, "layout is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.workerId = requireNonNull(workerId, "workerId is null");
-    this.timers =
-        Executors.newScheduledThreadPool(
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(
             2,
             r -> {
               Thread t = new Thread(r, "lake-worker-lease");
               t.setDaemon(true);
               return t;
             });
+    // an attempt cancels its renewal and deadline when it ends; a long-lived processor (a warm
+    // Lambda) must not keep each finished job's deadline queued for hours
+    timers.setRemoveOnCancelPolicy(true);
+    this.timers = timers;
   }
 
   /** Processes one delivery of {@code jobId}, finishing the attempt before {@code deadline}. */

@@ -33,14 +33,13 @@ abstract class DeliveryScenarios extends WorkerFixture {
     setUp();
     JobStatus submitted = submit();
     WorkerConfig config = config(1, Duration.ofSeconds(30));
-    WorkerRunner runner =
-        new WorkerRunner(
-            ports.queue(),
-            processor("w1", new FakeEngine(7, 500, Duration.ZERO), config),
-            config,
-            clock);
+    JobProcessor processor = processor("w1", new FakeEngine(7, 500, Duration.ZERO), config);
+    WorkerRunner runner = new WorkerRunner(ports.queue(), processor, config, clock);
     // WHEN a worker takes it from the queue
     assertThat(runner.pollOnce(Duration.ofSeconds(5))).isTrue();
+    // THEN the attempt's renewal and 30 s deadline left the processor's timers with it
+    assertThat(((java.util.concurrent.ScheduledThreadPoolExecutor) processor.timers).getQueue())
+        .isEmpty();
     // THEN it succeeded with 4 parts, and the tickets download ids 0..3499
     JobStatus done = durable.poll(ALICE, submitted.descriptor());
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
