@@ -276,6 +276,9 @@ final class DuckDbExecution implements QueryExecution {
     allocator.close();
   }
 
+  private static final java.util.regex.Pattern FILE_ERROR =
+      java.util.regex.Pattern.compile("(?i)\\b(file|files|pattern)\\b");
+
   static LakeException failure(Throwable e, boolean cancelled, Limits limits) {
     if (e instanceof LakeException) {
       return (LakeException) e;
@@ -311,11 +314,23 @@ final class DuckDbExecution implements QueryExecution {
           e);
     }
     // DuckDB's "LINE n: …" context quotes the rewritten statement, not the client's text: it would
-    // show inlined file scans (local paths) and engine names, so it is dropped
+    // show inlined file scans (local paths) and engine names, so it is dropped; so are the quoted
+    // absolute paths of file errors (only lake's own scans and spill name files; a client's string
+    // literal in, say, a conversion error is kept)
     String shown =
         message
             .replaceFirst("(?s)\\s*LINE [0-9]+:.*$", "")
             .replaceAll("(lake_cache\\.)?lake_([pqm][0-9]+_t[0-9]+(_s[0-9]+)?|c[0-9]+)", "<table>");
+    if (FILE_ERROR.matcher(shown).find()) {
+      shown = shown.replaceAll("([\"'])/[^\"']*\\1", "<file>");
+    }
+    if (message.startsWith("IO Error")) {
+      // a data file or the spill space failed under lake's own scan: not the client's mistake
+      return new LakeException(
+          ErrorCode.EXTERNAL_UNAVAILABLE,
+          "The engine could not read or write a file of the query; retry later (" + shown + ")",
+          e);
+    }
     return new LakeException(ErrorCode.QUERY_FAILED, shown, e);
   }
 
