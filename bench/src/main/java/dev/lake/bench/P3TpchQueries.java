@@ -71,19 +71,27 @@ final class P3TpchQueries implements Metric {
           continue;
         }
         Samples l = outcome.get(q, variant);
+        if (!l.rows().get(0).equals(duck.rows().get(0))) {
+          // a wrong answer is a failure of the run, never a timing to compare
+          results.add(
+              Result.failed(
+                  id(),
+                  q + "-" + variant,
+                  "ms",
+                  String.format(
+                      Locale.ROOT,
+                      "ROW COUNT DIFFERS: lake %d, DuckDB %d",
+                      l.rows().get(0),
+                      duck.rows().get(0))));
+          continue;
+        }
         String note =
-            l.rows().get(0).equals(duck.rows().get(0))
-                ? String.format(
-                    Locale.ROOT,
-                    "target ≤ 1.3×; %d result rows; %d runs; %s",
-                    l.rows().get(0),
-                    l.nanos().size(),
-                    outcome.warmupNote(q))
-                : String.format(
-                    Locale.ROOT,
-                    "ROW COUNT DIFFERS: lake %d, DuckDB %d",
-                    l.rows().get(0),
-                    duck.rows().get(0));
+            String.format(
+                Locale.ROOT,
+                "target ≤ 1.3×; %d result rows; %d runs; %s",
+                l.rows().get(0),
+                l.nanos().size(),
+                outcome.warmupNote(q));
         pairs.add(new Stats[] {l.millis(), duck.millis()});
         results.add(
             Result.measured(
