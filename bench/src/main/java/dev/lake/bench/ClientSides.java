@@ -240,21 +240,25 @@ final class ClientSides implements AutoCloseable {
     Map<String, Connection> mine = threadConnections.get();
     Connection c = mine.get("jdbc:" + target);
     if (c == null) {
-      URI uri = URI.create(target);
-      c =
-          DriverManager.getConnection(
-              "jdbc:arrow-flight-sql://"
-                  + uri.getHost()
-                  + ":"
-                  + uri.getPort()
-                  + "/?useEncryption=false&token="
-                  + token);
+      c = flightSqlJdbc(target, token);
       synchronized (this) {
         closeables.add(c);
       }
       mine.put("jdbc:" + target, c);
     }
     return c;
+  }
+
+  /** A connection of the Flight SQL JDBC driver to {@code target} (grpc://host:port), plaintext. */
+  static Connection flightSqlJdbc(String target, String token) throws SQLException {
+    URI uri = URI.create(target);
+    return DriverManager.getConnection(
+        "jdbc:arrow-flight-sql://"
+            + uri.getHost()
+            + ":"
+            + uri.getPort()
+            + "/?useEncryption=false&token="
+            + token);
   }
 
   private Connection threadConnection(String parquetDir) throws Exception {
@@ -284,23 +288,30 @@ final class ClientSides implements AutoCloseable {
         });
   }
 
-  /**
-   * An in-memory DuckDB where every {@code <dir>/<table>.parquet} is a view named {@code
-   * lake.tpch.<table>} and {@code iceberg.tpch.<table>}, so lake's query texts run unchanged.
-   */
+  /** The shared in-memory DuckDB over {@code parquetDir} ({@link #parquetViews}), opened once. */
   private synchronized Connection duckdb(String parquetDir) throws Exception {
     Connection existing = duckdbs.get(parquetDir);
     if (existing != null) {
       return existing;
     }
-    Connection conn = DriverManager.getConnection("jdbc:duckdb:");
+    Connection conn = parquetViews(Path.of(parquetDir));
     closeables.add(conn);
+    duckdbs.put(parquetDir, conn);
+    return conn;
+  }
+
+  /**
+   * A new in-memory DuckDB where every {@code <dir>/<table>.parquet} is a view named {@code
+   * lake.tpch.<table>} and {@code iceberg.tpch.<table>}, so lake's query texts run unchanged.
+   */
+  static Connection parquetViews(Path parquetDir) throws Exception {
+    Connection conn = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement st = conn.createStatement()) {
       for (String catalog : List.of("lake", "iceberg")) {
         st.execute("ATTACH ':memory:' AS " + catalog);
         st.execute("CREATE SCHEMA " + catalog + ".tpch");
       }
-      try (Stream<Path> files = Files.list(Path.of(parquetDir))) {
+      try (Stream<Path> files = Files.list(parquetDir)) {
         for (Path f : files.filter(p -> p.toString().endsWith(".parquet")).toList()) {
           String table = f.getFileName().toString().replace(".parquet", "");
           String path = f.toAbsolutePath().toString().replace("'", "''");
@@ -320,7 +331,6 @@ final class ClientSides implements AutoCloseable {
       conn.close();
       throw e;
     }
-    duckdbs.put(parquetDir, conn);
     return conn;
   }
 
