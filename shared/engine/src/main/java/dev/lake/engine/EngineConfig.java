@@ -154,6 +154,11 @@ public record EngineConfig(
         .build();
   }
 
+  /** The snapshot cache an engine of {@code memoryLimitBytes} gets unless told: a quarter of it. */
+  public static long defaultSnapshotCacheBytes(long memoryLimitBytes) {
+    return memoryLimitBytes / 4;
+  }
+
   /**
    * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
    * as many scan streams as threads, a snapshot cache of a quarter of the memory (256 MiB), a 5 min
@@ -170,7 +175,7 @@ public record EngineConfig(
         .maxTempBytes(4L << 30)
         .batchSize(65_536)
         .scanParallelism(threads)
-        .snapshotCacheBytes(DEFAULT_MEMORY / 4)
+        .snapshotCacheBytes(defaultSnapshotCacheBytes(DEFAULT_MEMORY))
         .memoryPools(DEFAULT_MEMORY_POOLS)
         .memoryPoolWait(DEFAULT_MEMORY_POOL_WAIT)
         .build();

@@ -60,9 +60,11 @@ public final class EngineOptions {
       description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
   Duration durableQueryTimeout;
 
-  /** {@code --snapshot-cache-mb} in bytes, or a quarter of the engine memory when not given. */
+  /** {@code --snapshot-cache-mb} in bytes, or the engine's default share of its memory. */
   public long snapshotCacheBytes() {
-    return snapshotCacheMb == null ? memoryBytes() / 4 : snapshotCacheMb << 20;
+    return snapshotCacheMb == null
+        ? EngineConfig.defaultSnapshotCacheBytes(memoryBytes())
+        : snapshotCacheMb << 20;
   }
 
   /** {@code --engine-memory-mb} in bytes (validated by {@link EngineConfig}). */

@@ -1,9 +1,7 @@
 package dev.lake.iceberg.demo;
 
 import static dev.lake.iceberg.demo.IcebergTestTables.PEOPLE;
-import static dev.lake.iceberg.demo.IcebergTestTables.partitionKey;
 import static dev.lake.iceberg.demo.IcebergTestTables.people;
-import static dev.lake.iceberg.demo.IcebergTestTables.person;
 import static dev.lake.iceberg.demo.IcebergTestTables.ref;
 import static dev.lake.iceberg.demo.IcebergTestTables.v2;
 import static dev.lake.iceberg.demo.OAuth2TestSupport.catchLake;
@@ -12,19 +10,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
-import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableRef;
-import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
 import dev.lake.iceberg.IcebergSnapshot;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -33,23 +27,21 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The resolver and reader against Iceberg's own REST catalog server, on the local filesystem. */
+/**
+ * The resolver and reader against Iceberg's own REST catalog server, on the local filesystem:
+ * pinning, verification, single flight, allowlist and listing ({@link IcebergScanExactnessTest}:
+ * what a scan returns).
+ */
 class IcebergFederationTest {
   @TempDir static Path dir;
   static IcebergTestTables tables;
@@ -58,23 +50,21 @@ class IcebergFederationTest {
   static BufferAllocator allocator;
   static IcebergFederation iceberg;
 
+  static FederationFixture federation;
+
   @BeforeAll
   static void start() throws Exception {
-    tables = IcebergTestTables.start(dir, "t", "table_", "secret", "other");
+    federation = FederationFixture.start(dir);
+    tables = federation.tables();
     fixture = tables.fixture();
     backend = tables.backend();
-    allocator = new RootAllocator();
-    iceberg =
-        IcebergFederation.connect(
-            IcebergConfig.fromFlags(fixture.uri().toString(), null, "demo,t,other.listed"),
-            allocator);
+    allocator = federation.allocator();
+    iceberg = federation.iceberg();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    iceberg.close();
-    allocator.close();
-    tables.close();
+    federation.close();
   }
 
   @Test
@@ -248,130 +238,6 @@ class IcebergFederationTest {
   }
 
   @Test
-  void scan_appliesPositionDeletes_likeIcebergGenerics() {
-    // GIVEN a v2 table whose data file has rows 1 and 3 deleted by position
-    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
-    DataFile file = DemoTablesSupport.append(t, people(0, 10));
-    t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, file, 1, 3)).commit();
-    TableRef ref = ref(t);
-
-    // WHEN scanned THEN the rows equal Iceberg's generic reader (8 rows)
-    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
-    assertThat(scan(ref, s)).hasSize(8).isEqualTo(Rows.generics(t, s.snapshotId()));
-  }
-
-  @Test
-  void scan_appliesEqualityDeletes_likeIcebergGenerics() {
-    // GIVEN a v2 table with an equality delete on id in (2, 5)
-    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
-    DemoTablesSupport.append(t, people(0, 10));
-    org.apache.iceberg.Schema key = PEOPLE.select("id");
-    List<Record> keys = new ArrayList<>();
-    for (long id : new long[] {2, 5}) {
-      Record k = GenericRecord.create(key);
-      k.set(0, id);
-      keys.add(k);
-    }
-    t.newRowDelta().addDeletes(TableFiles.writeEqualityDeletes(t, key, null, keys)).commit();
-    TableRef ref = ref(t);
-
-    // WHEN scanned (all columns, and only a column that is not the delete key)
-    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
-
-    // THEN both equal Iceberg's generic reader
-    assertThat(scan(ref, s)).hasSize(8).isEqualTo(Rows.generics(t, s.snapshotId()));
-    assertThat(
-            Rows.scan(
-                iceberg.reader(),
-                ref,
-                s,
-                new ScanRequest(List.of("name"), List.of(), 3, 2),
-                allocator))
-        .isEqualTo(Rows.generics(t, s.snapshotId(), "name"));
-  }
-
-  @Test
-  void scan_readsByFieldId_afterRenameAddAndDropColumn() {
-    // GIVEN rows written before and after a rename, an added column and a dropped column
-    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
-    DemoTablesSupport.append(t, people(0, 4));
-    long before = t.currentSnapshot().snapshotId();
-    t.updateSchema()
-        .renameColumn("name", "full_name")
-        .addColumn("city", Types.StringType.get())
-        .deleteColumn("score")
-        .commit();
-    List<Record> later = new ArrayList<>();
-    for (int i = 10; i < 13; i++) {
-      Record r = GenericRecord.create(t.schema());
-      r.setField("id", (long) i);
-      r.setField("full_name", "p" + i);
-      r.setField("region", i % 3);
-      r.setField("city", "c" + i);
-      later.add(r);
-    }
-    DemoTablesSupport.append(t, later);
-    TableRef ref = ref(t);
-
-    // WHEN the current snapshot and the old one are read
-    IcebergSnapshot now = (IcebergSnapshot) iceberg.resolver().resolve(ref);
-    IcebergSnapshot old = new IcebergSnapshot("iceberg", now.tableUuid(), before, "");
-
-    // THEN each reads with its own schema, equal to Iceberg's generic reader
-    assertThat(iceberg.reader().schema(ref, now).getFields())
-        .extracting(f -> f.getName())
-        .containsExactly("id", "full_name", "region", "city");
-    assertThat(scan(ref, now)).hasSize(7).isEqualTo(Rows.generics(t, now.snapshotId()));
-    assertThat(scan(ref, now)).contains(java.util.Arrays.asList(1L, "p1", 1, null));
-    assertThat(iceberg.reader().schema(ref, old).getFields())
-        .extracting(f -> f.getName())
-        .containsExactly("id", "name", "region", "score");
-    assertThat(scan(ref, old)).hasSize(4).isEqualTo(Rows.generics(t, before));
-  }
-
-  @Test
-  void scan_prunesPartitionsAndFiles_withPushedPredicates() {
-    // GIVEN a table partitioned by region with one file per region
-    Table t = tables.newTable(PEOPLE, PartitionSpec.builderFor(PEOPLE).identity("region").build());
-    for (int region = 0; region < 3; region++) {
-      List<Record> rows = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        rows.add(person(region * 10 + i, region));
-      }
-      Record partition = GenericRecord.create(t.spec().partitionType());
-      partition.set(0, region);
-      DataFile f = TableFiles.writeData(t, partitionKey(t, region), rows);
-      t.newAppend().appendFile(f).commit();
-    }
-    TableRef ref = ref(t);
-    IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
-
-    // WHEN scanned without and with "region = 1" (and a string predicate the engine also sends)
-    long start = iceberg.plannedDataFiles();
-    List<List<Object>> all = scan(ref, s);
-    long unfiltered = iceberg.plannedDataFiles() - start;
-    ScanRequest filtered =
-        new ScanRequest(
-            List.of(),
-            List.of(
-                new ScanRequest.Predicate("REGION", "=", "1", Optional.of("INTEGER")),
-                new ScanRequest.Predicate("name", ">=", "'p'", Optional.of("VARCHAR"))),
-            1000,
-            4);
-    start = iceberg.plannedDataFiles();
-    List<List<Object>> some = Rows.scan(iceberg.reader(), ref, s, filtered, allocator);
-    long pruned = iceberg.plannedDataFiles() - start;
-
-    // THEN fewer files are planned and read, and the rows are exactly region 1's
-    assertThat(all).hasSize(12);
-    assertThat(unfiltered).isEqualTo(3);
-    assertThat(pruned).isEqualTo(1);
-    assertThat(some)
-        .hasSize(4)
-        .isEqualTo(Rows.generics(t, s.snapshotId(), Expressions.equal("region", 1)));
-  }
-
-  @Test
   void notAllowlisted_andMissing_failIdentically_withoutAskingTheCatalog() {
     // GIVEN a table that exists outside the allowlist, and a name that does not exist
     backend.createTable(TableIdentifier.of("secret", "payroll"), PEOPLE);
@@ -428,28 +294,9 @@ class IcebergFederationTest {
     assertThat(schema.getFields()).hasSize(4);
   }
 
-  @Test
-  void scan_failsWithExternalUnavailable_withoutTheLocation_whenADataFileIsGone() throws Exception {
-    // GIVEN a table whose data file vanished from storage
-    Table t = tables.newTable(PEOPLE, PartitionSpec.unpartitioned());
-    DataFile file = DemoTablesSupport.append(t, people(0, 3));
-    Files.delete(Path.of(java.net.URI.create(file.location()).getPath()));
-    TableRef ref = ref(t);
-    Snapshot s = iceberg.resolver().resolve(ref);
-
-    // WHEN scanned THEN one renewal + retry, then EXTERNAL_UNAVAILABLE naming the table only
-    LakeException e = catchLake(() -> scan(ref, s));
-    assertThat(e.code()).isEqualTo(ErrorCode.EXTERNAL_UNAVAILABLE);
-    assertThat(e.getMessage())
-        .startsWith("Reading a data file of " + ref + " failed again after renewing the table")
-        .doesNotContain(dir.toString())
-        .doesNotContain(".parquet");
-  }
-
   // --- helpers ---
 
   static List<List<Object>> scan(TableRef ref, Snapshot s) {
-    return Rows.scan(
-        iceberg.reader(), ref, s, new ScanRequest(List.of(), List.of(), 4, 3), allocator);
+    return federation.scan(ref, s);
   }
 }
