@@ -1,0 +1,9 @@
+SELECT c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, sum(l_quantity) AS total_qty
+FROM lake.tpch.customer, lake.tpch.orders, lake.tpch.lineitem
+WHERE o_orderkey IN (
+    SELECT l_orderkey FROM lake.tpch.lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > 300)
+  AND c_custkey = o_custkey
+  AND o_orderkey = l_orderkey
+GROUP BY c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice
+ORDER BY o_totalprice DESC, o_orderdate, o_orderkey
+LIMIT 100

@@ -1,0 +1,9 @@
+SELECT o_orderpriority, count(*) AS order_count
+FROM lake.tpch.orders
+WHERE o_orderdate >= DATE '1993-07-01'
+  AND o_orderdate < DATE '1993-10-01'
+  AND EXISTS (
+    SELECT * FROM lake.tpch.lineitem
+    WHERE l_orderkey = o_orderkey AND l_commitdate < l_receiptdate)
+GROUP BY o_orderpriority
+ORDER BY o_orderpriority
