@@ -2,6 +2,7 @@ package dev.lake.iceberg.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.ScanRequest;
@@ -26,7 +27,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -36,9 +37,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 
 /** Data files on S3 (moto), written with S3FileIO and read through lake's reader. */
+@ExtendWith(MotoExtension.class)
 class S3FederationTest {
-  @RegisterExtension static final MotoServer MOTO = new MotoServer();
-
   static final String BUCKET = "lake-iceberg-test";
 
   @TempDir static Path dir;
@@ -137,7 +137,7 @@ class S3FederationTest {
   static Map<String, String> s3Properties() {
     Map<String, String> p = new HashMap<>();
     p.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
-    p.put("s3.endpoint", MOTO.endpoint().toString());
+    p.put("s3.endpoint", MotoExtension.endpoint().toString());
     p.put("s3.path-style-access", "true");
     p.put("s3.access-key-id", "test");
     p.put("s3.secret-access-key", "moto-secret");
@@ -148,7 +148,7 @@ class S3FederationTest {
 
   static S3Client s3() {
     return S3Client.builder()
-        .endpointOverride(MOTO.endpoint())
+        .endpointOverride(MotoExtension.endpoint())
         .forcePathStyle(true)
         .region(Region.US_EAST_1)
         .credentialsProvider(
