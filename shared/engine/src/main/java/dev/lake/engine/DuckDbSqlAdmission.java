@@ -66,7 +66,7 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
     if (!words.isEmpty() && words.get(0).text().equals("EXPLAIN")) {
       return admitExplain(sql, words);
     }
-    throw rejection(tree, words);
+    throw rejection(tree, words, sql, 0);
   }
 
   /**
@@ -82,7 +82,7 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
     String inner = sql.substring(words.get(0).end());
     JsonNode tree = parser.serialize(inner);
     if (tree.path("error").asBoolean(true)) {
-      throw rejection(tree, LeadingWords.first(inner, 6));
+      throw rejection(tree, LeadingWords.first(inner, 6), sql, words.get(0).end());
     }
     return new AdmittedQuery(sql, AdmittedQuery.Kind.EXPLAIN, checkSingle(tree));
   }
@@ -96,7 +96,12 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
     return new TreeSet<>(TreeChecker.check(statements.get(0)));
   }
 
-  private static LakeException rejection(JsonNode tree, List<LeadingWords.Word> words) {
+  /**
+   * Why {@code tree} (the parse of {@code sql} from character {@code start} on) is refused; a
+   * syntax error names where it is in the client's text.
+   */
+  private static LakeException rejection(
+      JsonNode tree, List<LeadingWords.Word> words, String sql, int start) {
     String type = tree.path("error_type").asText();
     String message = tree.path("error_message").asText();
     if (message.contains("locking clause")) {
@@ -104,7 +109,8 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
           ErrorCode.SQL_NOT_ALLOWED, "Locking clauses (FOR UPDATE/SHARE) are not allowed");
     }
     if (type.equals("parser")) {
-      return new LakeException(ErrorCode.INVALID_SQL, "SQL does not parse: " + message);
+      return new LakeException(
+          ErrorCode.INVALID_SQL, "SQL does not parse: " + message + where(tree, sql, start));
     }
     if (message.startsWith("Only SELECT statements")) {
       String first = words.isEmpty() ? "" : words.get(0).text();
@@ -126,5 +132,30 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
   @Override
   public void close() {
     parser.close();
+  }
+
+  /**
+   * " (line L, column C)" for DuckDB's parser {@code position} (code points into the parsed text,
+   * which starts at character {@code start} of {@code sql}; both 1-based in the client's text), or
+   * "" when DuckDB gave none that lies inside the text.
+   */
+  static String where(JsonNode tree, String sql, int start) {
+    int offset;
+    try {
+      offset = Integer.parseInt(tree.path("position").asText(""));
+      if (offset < 0 || offset > sql.codePointCount(start, sql.length())) {
+        return "";
+      }
+    } catch (NumberFormatException e) {
+      return "";
+    }
+    String before = sql.substring(0, sql.offsetByCodePoints(start, offset));
+    int lineStart = before.lastIndexOf('\n') + 1;
+    long line = before.chars().filter(c -> c == '\n').count() + 1;
+    return " (line "
+        + line
+        + ", column "
+        + (before.codePointCount(lineStart, before.length()) + 1)
+        + ")";
   }
 }

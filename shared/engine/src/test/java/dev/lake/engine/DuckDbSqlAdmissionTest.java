@@ -253,7 +253,15 @@ class DuckDbSqlAdmissionTest {
         Arguments.of(
             "SELEC 1",
             ErrorCode.INVALID_SQL,
-            "SQL does not parse: syntax error at or near \"SELEC\""),
+            "SQL does not parse: syntax error at or near \"SELEC\" (line 1, column 1)"),
+        Arguments.of(
+            "SELECT 'éé' x\nFROM generate_series(1, 3) t(x)\nWHERE x = = 1",
+            ErrorCode.INVALID_SQL,
+            "SQL does not parse: syntax error at or near \"=\" (line 3, column 11)"),
+        Arguments.of(
+            "EXPLAIN SELECT 1 FORM t",
+            ErrorCode.INVALID_SQL,
+            "SQL does not parse: syntax error at or near \"t\" (line 1, column 23)"),
         Arguments.of("", ErrorCode.INVALID_SQL, "SQL text is empty"),
         Arguments.of(
             "VACUUM",
