@@ -3,6 +3,7 @@ package dev.lake.frontdoor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.engine.EngineConfig;
 import dev.lake.runtime.EngineOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -71,8 +72,9 @@ class EngineOptionsTest {
 
   @Test
   void engineMemoryMb_setsTheMemoryLimit_andTheDefaultCacheShare_andIsValidated() {
-    // GIVEN no flag THEN the engine default, 1 GiB
-    assertThat(parse().engineConfig(Path.of("/tmp/spill")).memoryLimitBytes()).isEqualTo(1L << 30);
+    // GIVEN no flag THEN the engine default: a quarter of the memory the JVM reports
+    assertThat(parse().engineConfig(Path.of("/tmp/spill")).memoryLimitBytes())
+        .isEqualTo(EngineConfig.defaultMemoryBytes(EngineConfig.totalMemoryBytes()));
     // WHEN the engine gets 4 GiB THEN DuckDB's limit follows, and the cache keeps its quarter
     var big = parse("--engine-memory-mb", "4096").engineConfig(Path.of("/tmp/spill"));
     assertThat(big.memoryLimitBytes()).isEqualTo(4L << 30);

@@ -2,14 +2,17 @@ package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.lake.core.Bounds;
 import io.soabase.recordbuilder.core.RecordBuilder;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Bounds of the embedded DuckDB engine. Every value is validated here; {@link #defaults(Path)} is a
- * conservative setting for a small machine.
+ * Bounds of the embedded DuckDB engine. Every value is validated here; {@link #defaults(Path)}
+ * sizes the engine memory from the memory the JVM reports for its machine or container ({@link
+ * #defaultMemoryBytes(long)}).
  *
  * @param memoryLimitBytes DuckDB {@code memory_limit} (64 MiB .. 1 TiB)
  * @param threads DuckDB {@code threads} (1 .. 256)
@@ -52,7 +55,13 @@ public record EngineConfig(
     @RecordBuilder.Initializer("DEFAULT_MEMORY_POOL_WAIT") Duration memoryPoolWait)
     implements EngineConfigBuilder.With {
   public static final long MIN_MEMORY = 64L << 20;
-  public static final long DEFAULT_MEMORY = 1L << 30;
+
+  /** Least engine memory {@link #defaults} gives: four pools of {@link #MIN_MEMORY}. */
+  public static final long MIN_DEFAULT_MEMORY = 256L << 20;
+
+  /** Most engine memory {@link #defaults} gives; more only when asked for. */
+  public static final long MAX_DEFAULT_MEMORY = 32L << 30;
+
   public static final long MAX_MEMORY = 1L << 40;
   public static final int MAX_THREADS = 256;
   public static final long MAX_TEMP = 16L << 40;
@@ -160,22 +169,50 @@ public record EngineConfig(
   }
 
   /**
-   * 1 GiB of memory, as many threads as processors (at most 8), 4 GiB of spill, 65,536-row batches
-   * as many scan streams as threads, a snapshot cache of a quarter of the memory (256 MiB), a 5 min
-   * interactive deadline (at most 1 h on request), a 6 h durable deadline, and 4 memory pools of
-   * 256 MiB (a tenant's statements never fail for another tenant's memory use; at most 30 s of
-   * waiting for a pool).
+   * The engine memory unless told: a quarter of {@code totalMemoryBytes}, at least {@link
+   * #MIN_DEFAULT_MEMORY} and at most {@link #MAX_DEFAULT_MEMORY}. A quarter, because the JVM's own
+   * defaults take a quarter each for the heap and for direct (Arrow) memory, and DuckDB's native
+   * use runs somewhat past its {@code memory_limit}; the CDK stack gives the same share explicitly.
+   */
+  public static long defaultMemoryBytes(long totalMemoryBytes) {
+    return Math.max(MIN_DEFAULT_MEMORY, Math.min(MAX_DEFAULT_MEMORY, totalMemoryBytes / 4));
+  }
+
+  /**
+   * The memory this process may use as the JVM reports it: the container's limit where one is set
+   * (cgroup), else the machine's physical memory.
+   */
+  public static long totalMemoryBytes() {
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getTotalMemorySize();
+  }
+
+  /**
+   * {@link #defaults(Path, long)} for the memory this process may use ({@link #totalMemoryBytes}).
    */
   public static EngineConfig defaults(Path tempDirectory) {
+    return defaults(tempDirectory, totalMemoryBytes());
+  }
+
+  /**
+   * A quarter of {@code totalMemoryBytes} as engine memory (256 MiB .. 32 GiB: 1 GiB on a 4 GiB
+   * machine, 5.9 GiB on a 23.5 GiB one), as many threads as processors (at most 8), 4 GiB of spill,
+   * 65,536-row batches, as many scan streams as threads, a snapshot cache of a quarter of the
+   * memory, a 5 min interactive deadline (at most 1 h on request), a 6 h durable deadline, and 4
+   * memory pools (a tenant's statements never fail for another tenant's memory use; at most 30 s of
+   * waiting for a pool).
+   */
+  public static EngineConfig defaults(Path tempDirectory, long totalMemoryBytes) {
     int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+    long memory = defaultMemoryBytes(totalMemoryBytes);
     return EngineConfigBuilder.builder()
-        .memoryLimitBytes(DEFAULT_MEMORY)
+        .memoryLimitBytes(memory)
         .threads(threads)
         .tempDirectory(tempDirectory)
         .maxTempBytes(4L << 30)
         .batchSize(65_536)
         .scanParallelism(threads)
-        .snapshotCacheBytes(defaultSnapshotCacheBytes(DEFAULT_MEMORY))
+        .snapshotCacheBytes(defaultSnapshotCacheBytes(memory))
         .memoryPools(DEFAULT_MEMORY_POOLS)
         .memoryPoolWait(DEFAULT_MEMORY_POOL_WAIT)
         .build();

@@ -8,10 +8,12 @@ import org.junit.jupiter.api.Test;
 
 class EngineConfigTest {
   private static final Path TMP = Path.of("/tmp/lake-spill");
+  private static final long GIB = 1L << 30;
 
   @Test
   void defaults_areWithinBounds() {
-    EngineConfig c = EngineConfig.defaults(TMP);
+    // GIVEN a 4 GiB machine or container
+    EngineConfig c = EngineConfig.defaults(TMP, 4 * GIB);
     assertThat(c.memoryLimitBytes()).isEqualTo(1L << 30);
     assertThat(c.threads()).isBetween(1, 8);
     assertThat(c.scanParallelism()).isEqualTo(c.threads());
@@ -30,8 +32,27 @@ class EngineConfigTest {
   }
 
   @Test
+  void defaultMemory_isAQuarterOfTheReportedMemory_within256MiBAnd32GiB() {
+    // GIVEN machines or containers of 1 GiB, 23.5 GiB (this bench machine kind) and 1 TiB
+    assertThat(EngineConfig.defaultMemoryBytes(GIB)).isEqualTo(256L << 20);
+    assertThat(EngineConfig.defaultMemoryBytes(24_064L << 20)).isEqualTo(6_016L << 20);
+    assertThat(EngineConfig.defaultMemoryBytes(1024 * GIB)).isEqualTo(32 * GIB);
+    // THEN every derived default is a valid engine: four pools, a quarter of it as cache
+    for (long total : new long[] {0, GIB, 24_064L << 20, 1024 * GIB}) {
+      EngineConfig c = EngineConfig.defaults(TMP, total);
+      assertThat(c.memoryLimitBytes()).isEqualTo(EngineConfig.defaultMemoryBytes(total));
+      assertThat(c.memoryPools()).isEqualTo(4);
+      assertThat(c.snapshotCacheBytes()).isEqualTo(c.memoryLimitBytes() / 4);
+    }
+    // AND the one-argument defaults use the memory the JVM reports for this process
+    assertThat(EngineConfig.totalMemoryBytes()).isPositive();
+    assertThat(EngineConfig.defaults(TMP))
+        .isEqualTo(EngineConfig.defaults(TMP, EngineConfig.totalMemoryBytes()));
+  }
+
+  @Test
   void memoryPools_leaveEachPoolAtLeast64MiB_andOldConstructorsShareOnePool() {
-    EngineConfig c = EngineConfig.defaults(TMP);
+    EngineConfig c = EngineConfig.defaults(TMP, 4 * GIB);
     assertThat(c.withMemoryPools(16).poolMemoryBytes()).isEqualTo(64L << 20);
     assertThatThrownBy(() -> c.withMemoryPools(17))
         .hasMessage("memoryPools must be between 1 and 16: 17");

@@ -15,18 +15,18 @@ public final class EngineOptions {
 
   @Option(
       names = "--engine-memory-mb",
-      defaultValue = "1024",
       description =
           "Engine memory: DuckDB's memory_limit, summed over the memory pools (MiB, 64 .."
-              + " 1048576, default 1024). Keep it well below the process's memory: Arrow buffers,"
-              + " the JVM heap and the network come on top.")
-  long memoryMb;
+              + " 1048576; default a quarter of the machine's or container's memory as the JVM"
+              + " reports it, 256 .. 32768). Keep it well below the process's memory: Arrow"
+              + " buffers, the JVM heap and the network come on top.")
+  Long memoryMb;
 
   @Option(
       names = "--snapshot-cache-mb",
       description =
           "Engine snapshot cache: keep hot columns of immutable Lance snapshots in DuckDB (MiB, at"
-              + " most half the engine memory; 0 = off; default a quarter of it, 256).")
+              + " most half the engine memory; 0 = off; default a quarter of it).")
   Long snapshotCacheMb;
 
   @Option(
@@ -67,9 +67,14 @@ public final class EngineOptions {
         : snapshotCacheMb << 20;
   }
 
-  /** {@code --engine-memory-mb} in bytes (validated by {@link EngineConfig}). */
+  /**
+   * {@code --engine-memory-mb} in bytes (validated by {@link EngineConfig}), or the engine's
+   * default for this machine or container.
+   */
   private long memoryBytes() {
-    return Math.multiplyExact(memoryMb, 1L << 20);
+    return memoryMb == null
+        ? EngineConfig.defaultMemoryBytes(EngineConfig.totalMemoryBytes())
+        : Math.multiplyExact(memoryMb, 1L << 20);
   }
 
   /** The engine defaults with these settings, spilling to {@code --spill-dir}. */
