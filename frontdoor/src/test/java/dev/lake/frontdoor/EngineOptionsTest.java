@@ -80,6 +80,10 @@ class EngineOptionsTest {
     assertThat(big.memoryLimitBytes()).isEqualTo(4L << 30);
     assertThat(big.snapshotCacheBytes()).isEqualTo(1L << 30);
     assertThat(big.poolMemoryBytes()).isEqualTo(1L << 30);
+    // AND a smaller engine than this machine's default keeps a quarter of its own memory as cache
+    var small = parse("--engine-memory-mb", "256").engineConfig(Path.of("/tmp/spill"));
+    assertThat(small.memoryLimitBytes()).isEqualTo(256L << 20);
+    assertThat(small.snapshotCacheBytes()).isEqualTo(64L << 20);
     // AND a value below the floor names the setting and the bad value
     assertThatThrownBy(() -> parse("--engine-memory-mb", "32").engineConfig(Path.of("/tmp/spill")))
         .isInstanceOf(IllegalArgumentException.class)

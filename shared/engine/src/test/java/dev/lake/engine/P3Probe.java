@@ -64,7 +64,11 @@ public final class P3Probe {
           c = c.withMemoryPools(1);
         } else if (a.startsWith("mem")) { // engine memory in MiB, the cache a quarter of it
           long bytes = Long.parseLong(a.substring(3)) << 20;
-          c = c.withMemoryLimitBytes(bytes).withSnapshotCacheBytes(bytes / 4);
+          c =
+              EngineConfigBuilder.builder(c)
+                  .memoryLimitBytes(bytes)
+                  .snapshotCacheBytes(bytes / 4)
+                  .build();
         } else if (a.startsWith("cache")) {
           c = c.withSnapshotCacheBytes(Long.parseLong(a.substring(5)) << 20);
         } else if (!a.equals("shipped")) {

@@ -1,6 +1,7 @@
 package dev.lake.runtime;
 
 import dev.lake.engine.EngineConfig;
+import dev.lake.engine.EngineConfigBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -84,10 +85,15 @@ public final class EngineOptions {
 
   /** The engine defaults with these settings, spilling to {@code spill}. */
   public EngineConfig engineConfig(Path spill) {
-    return EngineConfig.defaults(spill)
-        .withMemoryLimitBytes(memoryBytes())
-        .withSnapshotCacheBytes(snapshotCacheBytes())
-        .withMemoryPools(memoryPools)
-        .withTimeouts(queryTimeout, maxQueryTimeout, durableQueryTimeout);
+    // memory, cache and pools are validated together: the default cache share of a bigger
+    // machine's default memory may exceed what a smaller --engine-memory-mb allows
+    return EngineConfigBuilder.builder(EngineConfig.defaults(spill))
+        .memoryLimitBytes(memoryBytes())
+        .snapshotCacheBytes(snapshotCacheBytes())
+        .memoryPools(memoryPools)
+        .queryTimeout(queryTimeout)
+        .maxQueryTimeout(maxQueryTimeout)
+        .durableQueryTimeout(durableQueryTimeout)
+        .build();
   }
 }
