@@ -2,6 +2,8 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.vector.types.DateUnit;
@@ -37,6 +40,11 @@ import org.duckdb.DuckDBDriver;
  * that database down, and only prepares the (already admitted) statement. Nothing is executed and
  * no data is read. Statements without a {@code ?} or {@code $} skip all of this.
  *
+ * <p>The typed schema is a pure function of the statement text and the tables' schemas at the
+ * pinned snapshots (immutable), so it is kept per (text, snapshot set) and a repeated prepare — the
+ * JDBC driver prepares every {@code PreparedStatement} and every {@code executeQuery} — builds no
+ * database. A newer snapshot is a new key, so a kept schema is never stale; a failure is not kept.
+ *
  * <p>This is front-door glue because the engine port plans result schemas only. Placeholders DuckDB
  * cannot type (e.g. {@code SELECT ?}) are declared as strings.
  */
@@ -44,7 +52,19 @@ final class DuckDbParameterTyper implements ParameterTyper {
   private static final Schema NONE = new Schema(List.of());
   private static final Pattern DECIMAL = Pattern.compile("DECIMAL\\((\\d+),(\\d+)\\)");
 
+  /** Characters of statement text whose parameter schema is kept (+256 per entry and table). */
+  static final long CACHED_SQL_CHARS = 4L << 20;
+
+  private record Key(String sql, SnapshotSet snapshots) {}
+
   private final List<TableReader> readers;
+  private final Cache<Key, Schema> typed =
+      Caffeine.newBuilder()
+          .maximumWeight(CACHED_SQL_CHARS)
+          .<Key, Schema>weigher(
+              (key, schema) -> key.sql().length() + 256 * (1 + key.snapshots().snapshots().size()))
+          .build();
+  private final AtomicLong typings = new AtomicLong();
 
   DuckDbParameterTyper(List<TableReader> readers) {
     this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
@@ -55,6 +75,16 @@ final class DuckDbParameterTyper implements ParameterTyper {
     if (query.sql().indexOf('?') < 0 && query.sql().indexOf('$') < 0) {
       return NONE;
     }
+    return typed.get(new Key(query.sql(), snapshots), key -> type(query, snapshots));
+  }
+
+  /** How many statements were typed by DuckDB (not answered from the kept schemas); for tests. */
+  long typings() {
+    return typings.get();
+  }
+
+  private Schema type(AdmittedQuery query, SnapshotSet snapshots) {
+    typings.incrementAndGet();
     try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
         Statement s = c.createStatement()) {
       s.execute("SET threads = 1");

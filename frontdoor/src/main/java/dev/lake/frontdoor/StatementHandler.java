@@ -165,7 +165,8 @@ final class StatementHandler {
       CallNotes notes) {
     JsonNode payload = sealer.unseal(sealed, TicketKind.STATEMENT, principal);
     StatementTicket ticket = StatementTicket.fromJson(payload);
-    notes.query(queryId(sealed));
+    String digest = digest(sealed);
+    notes.query(digest.substring(0, QUERY_ID_CHARS));
     notes.snapshots(ticket.snapshots());
     // defense in depth: the sealed text passed admission when sealed; admit it again so this
     // replica's rules apply and the sealed tables are exactly the statement's tables
@@ -191,7 +192,7 @@ final class StatementHandler {
     }
     // the streamer owns the execution and the permit from here (see ResultStreamer#start)
     streamer.start(
-        digest(sealed),
+        digest,
         execution,
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
         List.of(permit),
@@ -263,8 +264,10 @@ final class StatementHandler {
    * GetFlightInfo that sealed a ticket and every DoGet redeeming it share one id.
    */
   static String queryId(byte[] sealed) {
-    return digest(sealed).substring(0, 16);
+    return digest(sealed).substring(0, QUERY_ID_CHARS);
   }
+
+  private static final int QUERY_ID_CHARS = 16;
 
   /** A digest naming a ticket in logs and the running-query registry, never the ticket itself. */
   static String digest(byte[] sealed) {
