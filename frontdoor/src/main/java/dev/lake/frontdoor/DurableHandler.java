@@ -164,8 +164,7 @@ final class DurableHandler {
         execution,
         ColumnMetadata.stream(listener, columns -> List.of()),
         List.of(permit),
-        notes,
-        ResultStreamer.Write.ZERO_COPY);
+        notes);
   }
 
   private JobStatus submit(

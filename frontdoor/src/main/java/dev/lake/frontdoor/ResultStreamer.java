@@ -34,7 +34,11 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * handing a batch over. The wait checks {@code isReady()} under the lock the on-ready callback
  * signals, so a wake-up cannot be lost, and it never polls. Batches go out with Flight's zero-copy
  * write through a {@link WireRoot}: Netty writes the batch's own Arrow buffers to the socket
- * instead of a copy, and the stream ends (slot released) once gRPC let go of them.
+ * instead of a copy, and the stream ends (slot released) once gRPC let go of them, at most the idle
+ * timeout after its last batch. This holds for every execution, engine results included: their
+ * batches may outlive the execution (the engine imports them into an allocator that closes at its
+ * last release, see {@code DuckDbExecution}), so a client that stops reading the last batches keeps
+ * only their memory, never the execution, its engine pool or the slot.
  *
  * <p>Bounds: a client that reads nothing for {@code idleTimeout} while the server has a batch ready
  * gets TIMED_OUT and its stream ends, releasing the execution and the admission slot. A client
@@ -71,20 +75,6 @@ final class ResultStreamer implements AutoCloseable {
     ((ThreadPoolExecutor) producers).allowCoreThreadTimeOut(true);
   }
 
-  /**
-   * How batches reach gRPC. {@link #ZERO_COPY}: Netty writes the batch's own buffers (moved into a
-   * {@link WireRoot}); only for executions whose batches may outlive them, because gRPC can still
-   * hold the last batches after the stream ended and its execution closed. Stored result parts
-   * qualify (their buffers and C-data structs live in the server's allocator). Engine executions do
-   * not yet: DuckDB's exported batches keep their C-data structs in the execution's own allocator,
-   * which must be empty when the execution closes, so they are {@link #COPY}: copied into Netty's
-   * buffers by {@code putNext}.
-   */
-  enum Write {
-    COPY,
-    ZERO_COPY
-  }
-
   /** A stream in progress: its ticket digest (never the ticket) and its execution. */
   record Running(String ticketDigest, QueryExecution execution) {}
 
@@ -100,8 +90,7 @@ final class ResultStreamer implements AutoCloseable {
       QueryExecution execution,
       ServerStreamListener listener,
       List<? extends AutoCloseable> held,
-      CallNotes notes,
-      Write write) {
+      CallNotes notes) {
     Flow flow = new Flow();
     Running entry = new Running(ticketDigest, execution);
     running.add(entry);
@@ -111,7 +100,7 @@ final class ResultStreamer implements AutoCloseable {
           flow.cancel();
           execution.cancel();
         });
-    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes), write);
+    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes));
     try {
       producers.execute(task);
     } catch (RejectedExecutionException e) {
@@ -127,13 +116,12 @@ final class ResultStreamer implements AutoCloseable {
       Flow flow,
       ServerStreamListener listener,
       List<? extends AutoCloseable> held,
-      Timing timing,
-      Write write) {
+      Timing timing) {
     Optional<WireRoot> wire = Optional.empty();
     try {
       ArrowReader reader = entry.execution().reader();
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      wire = write == Write.ZERO_COPY ? WireRoot.over(root) : Optional.empty();
+      wire = WireRoot.over(root);
       if (wire.isPresent()) {
         listener.setUseZeroCopy(true);
         listener.start(wire.get().root());

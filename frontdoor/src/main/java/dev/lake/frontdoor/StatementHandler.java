@@ -196,8 +196,7 @@ final class StatementHandler {
         execution,
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
         List.of(permit),
-        notes,
-        ResultStreamer.Write.COPY);
+        notes);
   }
 
   /**

@@ -1,12 +1,10 @@
 package dev.lake.frontdoor;
 
+import dev.lake.core.ReleasingAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -23,24 +21,18 @@ import org.apache.arrow.vector.util.TransferPair;
  * transfer, no copy) from the reader's root into this root before they are sent, so the reader
  * never writes into memory gRPC may still be sending, whatever it does with its vectors, and the
  * execution can close its own allocator as soon as the stream ends. What gRPC still holds is
- * accounted to this root's allocator (a child of the reader's), which closes once the last
- * reference is released: {@link #awaitDrained} waits for that (signalled on release, no polling),
- * and a root closed before then closes its allocator at the last release.
+ * accounted to this root's {@link ReleasingAllocator} (a sibling of the reader's), which closes
+ * once the last reference is released: {@link #awaitDrained} waits for that (signalled on release,
+ * no polling), and a root closed before then closes its allocator at the last release.
  */
 final class WireRoot implements AutoCloseable {
-  private static final long RECHECK_NANOS = 100_000_000L;
-
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition released = lock.newCondition();
-  private final BufferAllocator allocator;
+  private final ReleasingAllocator allocator;
   private final VectorSchemaRoot root;
   private final List<TransferPair> transfers = new ArrayList<>();
-  private boolean closing;
-  private boolean allocatorClosed;
 
   private WireRoot(VectorSchemaRoot source, BufferAllocator parent) {
-    this.allocator = parent.newChildAllocator("stream-wire", new Released(), 0, parent.getLimit());
-    this.root = VectorSchemaRoot.create(source.getSchema(), allocator);
+    this.allocator = ReleasingAllocator.childOf(parent, "stream-wire");
+    this.root = VectorSchemaRoot.create(source.getSchema(), allocator.allocator());
     List<FieldVector> from = source.getFieldVectors();
     List<FieldVector> to = root.getFieldVectors();
     for (int i = 0; i < from.size(); i++) {
@@ -85,63 +77,18 @@ final class WireRoot implements AutoCloseable {
    */
   boolean awaitDrained(Duration bound) throws InterruptedException {
     root.clear();
-    lock.lock();
-    try {
-      long deadline = System.nanoTime() + bound.toNanos();
-      while (allocator.getAllocatedMemory() != 0) {
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-          return false;
-        }
-        // woken by every release; the cap re-checks because Arrow moves accounting back to a
-        // reader that still shares an allocation without calling the release listener
-        released.awaitNanos(Math.min(remaining, RECHECK_NANOS));
-      }
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return allocator.awaitDrained(bound);
   }
 
   /** Closes the root; its allocator closes now if gRPC holds nothing, else at the last release. */
   @Override
   public void close() {
     root.close();
-    lock.lock();
-    try {
-      closing = true;
-      closeAllocatorIfDrained();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void closeAllocatorIfDrained() {
-    if (closing && !allocatorClosed && allocator.getAllocatedMemory() == 0) {
-      allocatorClosed = true;
-      allocator.close();
-    }
+    allocator.close();
   }
 
   /** Bytes gRPC and this root still hold (for tests). */
   long heldBytes() {
-    return allocator.getAllocatedMemory();
-  }
-
-  /** Wakes {@link #awaitDrained} and closes a closed root's allocator after the last release. */
-  private final class Released implements AllocationListener {
-    @Override
-    public void onRelease(long size) {
-      // called by Arrow after the bytes are accounted as released, on whichever thread released
-      // the last reference (a Netty event loop after writing, or the stream thread); Arrow holds
-      // only the released buffer's own monitor here, and this lock is never held while releasing
-      lock.lock();
-      try {
-        released.signalAll();
-        closeAllocatorIfDrained();
-      } finally {
-        lock.unlock();
-      }
-    }
+    return allocator.heldBytes();
   }
 }

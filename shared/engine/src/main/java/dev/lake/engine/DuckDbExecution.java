@@ -4,6 +4,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.QueryStats;
+import dev.lake.core.ReleasingAllocator;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +23,15 @@ import org.duckdb.DuckDBResultSet;
  * inputs and the per-query child allocator; {@link #close()} frees all of them — a pooled
  * connection goes back for reuse only when the result was read to its end without cancel, deadline
  * or failure, and from then on this execution can no longer interrupt it.
+ *
+ * <p>Result batches are imported into an allocator of their own, a sibling of the query's: a caller
+ * may hand them to gRPC for a zero-copy write (Netty releases them after writing, possibly after
+ * this execution closed), and each imported batch keeps its C-data struct (80 bytes per array) in
+ * the allocator it was imported with until its last buffer is released. That allocator closes at
+ * its last release ({@link ReleasingAllocator}); the query's own allocator (inputs, scans) is
+ * closed and leak-checked with the execution as before. DuckDB's exported arrays own their memory
+ * (the Arrow C stream contract), so releasing them after the statement and connection closed is
+ * safe.
  */
 final class DuckDbExecution implements QueryExecution {
   private final PreparedConnections.Lease lease;
@@ -45,6 +55,7 @@ final class DuckDbExecution implements QueryExecution {
   private boolean closed;
   private ResultSet resultSet;
   private ArrowReader result;
+  private volatile ReleasingAllocator results; // the result batches' allocator, made on first use
 
   private DuckDbExecution(
       PreparedConnections.Lease lease,
@@ -152,8 +163,10 @@ final class DuckDbExecution implements QueryExecution {
     if (result == null) {
       try {
         resultSet = statement.executeQuery();
+        results = ReleasingAllocator.childOf(allocator.getParentAllocator(), "query-result");
         result =
-            (ArrowReader) ((DuckDBResultSet) resultSet).arrowExportStream(allocator, batchSize);
+            (ArrowReader)
+                ((DuckDBResultSet) resultSet).arrowExportStream(results.allocator(), batchSize);
       } catch (SQLException | RuntimeException e) {
         failed = true;
         throw cancelled ? stopped(e) : failure(e, false, limits);
@@ -183,7 +196,9 @@ final class DuckDbExecution implements QueryExecution {
 
   @Override
   public QueryStats stats() {
-    return accounting.stats(allocator);
+    ReleasingAllocator r = results;
+    long resultPeak = r == null ? 0 : r.allocator().getPeakMemoryAllocation();
+    return accounting.stats(allocator.getPeakMemoryAllocation() + resultPeak);
   }
 
   /** Why a cancelled execution stopped: its deadline, or a cancel. */
@@ -251,6 +266,9 @@ final class DuckDbExecution implements QueryExecution {
     }
     lease.close(reusable);
     inputs.close();
+    if (results != null) {
+      results.close(); // now, or when gRPC released the last batch it still writes
+    }
     closeAllocator(allocator); // throws if the query leaked Arrow memory: a bug, never swallowed
   }
 

@@ -6,7 +6,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -60,7 +59,10 @@ final class ExecutionAccounting {
     }
   }
 
-  QueryStats stats(BufferAllocator allocator) {
+  /**
+   * @param peakBytes the execution's peak Arrow memory (inputs and result batches)
+   */
+  QueryStats stats(long peakBytes) {
     EngineGauge.Sample s;
     try {
       s = sample.get(SAMPLE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
@@ -70,12 +72,7 @@ final class ExecutionAccounting {
       Thread.currentThread().interrupt();
       s = EngineGauge.Sample.NONE;
     }
-    return new QueryStats(
-        scanned.get(),
-        result.get(),
-        allocator.getPeakMemoryAllocation(),
-        s.memoryBytes(),
-        s.spillBytes());
+    return new QueryStats(scanned.get(), result.get(), peakBytes, s.memoryBytes(), s.spillBytes());
   }
 
   /** Arrow buffer bytes of a batch (the same measure as the front door's egress). */
