@@ -14,6 +14,7 @@ import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.SqlAdmission;
+import dev.lake.core.Verification;
 import dev.lake.core.ticket.StatementTicket;
 import dev.lake.core.ticket.TicketKind;
 import dev.lake.core.ticket.TicketSealer;
@@ -178,14 +179,10 @@ final class StatementHandler {
     AdmissionGates.Permit permit = gates.enter(principal.tenant());
     QueryExecution execution;
     try {
-      catalogs.verifyAll(principal, ticket.snapshots());
-      // in the tenant's own memory pool: another tenant's memory use never fails this statement
-      QueryEngine tenantEngine = engine.forTenant(principal.tenant());
-      execution =
-          deadline.isPresent()
-              ? tenantEngine.execute(
-                  query, ticket.parameters(), ticket.snapshots(), allocator, deadline.get())
-              : tenantEngine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
+      // grants now; snapshot checks that are round trips (Iceberg's REST loadTable) run while the
+      // statement executes, and nothing is sent before every one passed (fail closed)
+      Verification verified = catalogs.startVerifyAll(principal, ticket.snapshots());
+      execution = execute(principal, query, ticket, deadline, verified);
     } catch (RuntimeException e) {
       permit.close();
       throw e;
@@ -197,6 +194,39 @@ final class StatementHandler {
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
         List.of(permit),
         notes);
+  }
+
+  /**
+   * Executes the sealed statement in the tenant's own memory pool (another tenant's memory use
+   * never fails it) and returns it once {@code verified} passed. A failed check wins over the
+   * execution's own failure (the statement may have read a snapshot that is gone) and closes the
+   * execution before anything was sent.
+   */
+  private QueryExecution execute(
+      Principal principal,
+      AdmittedQuery query,
+      StatementTicket ticket,
+      Optional<Duration> deadline,
+      Verification verified) {
+    QueryEngine tenantEngine = engine.forTenant(principal.tenant());
+    QueryExecution execution;
+    try {
+      execution =
+          deadline.isPresent()
+              ? tenantEngine.execute(
+                  query, ticket.parameters(), ticket.snapshots(), allocator, deadline.get())
+              : tenantEngine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
+    } catch (RuntimeException e) {
+      verified.await();
+      throw e;
+    }
+    try {
+      verified.await();
+    } catch (RuntimeException e) {
+      execution.close();
+      throw e;
+    }
+    return execution;
   }
 
   /**

@@ -44,6 +44,30 @@ public final class Catalogs {
    * TableResolver#verifyAll}: Iceberg's catalog round trips run concurrently).
    */
   public void verifyAll(Principal principal, SnapshotSet sealed) {
+    byCatalog(principal, sealed).forEach(TableResolver::verifyAll);
+  }
+
+  /**
+   * {@link #verifyAll} for a caller that executes while the catalogs' round trips run: the
+   * principal's grants are checked now (a table it may not read throws here, before anything runs),
+   * each catalog's snapshot checks are started ({@link TableResolver#startVerifyAll}). The caller
+   * must {@link Verification#await} the result before it sends any result byte, and report its
+   * failure rather than the execution's: the statement may have run over a snapshot that is no
+   * longer retained.
+   */
+  public Verification startVerifyAll(Principal principal, SnapshotSet sealed) {
+    Verification all = Verification.passed();
+    for (Map.Entry<TableResolver, Map<TableRef, Snapshot>> e :
+        byCatalog(principal, sealed).entrySet()) {
+      all = all.and(e.getKey().startVerifyAll(e.getValue()));
+    }
+    return all;
+  }
+
+  /** Authorizes every sealed table (all of them first), then groups them by catalog, in order. */
+  private Map<TableResolver, Map<TableRef, Snapshot>> byCatalog(
+      Principal principal, SnapshotSet sealed) {
+    requireNonNull(principal, "principal is null");
     Map<TableResolver, Map<TableRef, Snapshot>> byCatalog = new LinkedHashMap<>();
     sealed
         .snapshots()
@@ -54,7 +78,7 @@ public final class Catalogs {
                   .computeIfAbsent(resolver(ref), r -> new LinkedHashMap<>())
                   .put(ref, snapshot);
             });
-    byCatalog.forEach(TableResolver::verifyAll);
+    return byCatalog;
   }
 
   /** Tables the principal may see, across all catalogs, for metadata listings. */

@@ -34,6 +34,17 @@ public interface TableResolver {
     sealed.forEach(this::verify);
   }
 
+  /**
+   * Starts {@link #verifyAll}'s checks and returns without waiting for those that are round trips,
+   * so the caller can execute meanwhile; {@link Verification#await} then throws what {@link
+   * #verifyAll} would have thrown. The default checks now, on the calling thread, and throws a
+   * failure at once (so nothing executes).
+   */
+  default Verification startVerifyAll(java.util.Map<TableRef, Snapshot> sealed) {
+    verifyAll(sealed);
+    return Verification.passed();
+  }
+
   /** The current snapshot, or empty when the table is missing. */
   default Optional<Snapshot> find(TableRef ref) {
     try {

@@ -118,4 +118,25 @@ class CatalogsTest {
     catalogs.verifyAll(both2, new SnapshotSet(both));
     assertThat(lake.verifiedTogether).containsExactly(both);
   }
+
+  @Test
+  void startVerifyAll_refusesDeniedTablesAndFailedLocalChecksAtOnce() {
+    // GIVEN a sealed set with a denied table, and one whose snapshot moved on
+    SnapshotSet denied = new SnapshotSet(Map.of(SECRET, new TestSnapshot("/s", 1)));
+    SnapshotSet stale = new SnapshotSet(Map.of(NATION, new TestSnapshot("/n", 0)));
+
+    // WHEN / THEN the grant check throws before any snapshot check is started
+    assertThatThrownBy(() -> catalogs.startVerifyAll(alice, denied))
+        .hasMessage("Table lake.hr.salaries does not exist");
+    assertThat(lake.verifiedTogether).isEmpty();
+
+    // AND a catalog that checks on the calling thread fails the stale snapshot at once, so the
+    // caller executes nothing
+    assertThatThrownBy(() -> catalogs.startVerifyAll(alice, stale))
+        .isInstanceOf(LakeException.class)
+        .satisfies(e -> assertThat(((LakeException) e).code()).isEqualTo(ErrorCode.SNAPSHOT_GONE));
+    catalogs
+        .startVerifyAll(alice, new SnapshotSet(Map.of(NATION, new TestSnapshot("/n", 1))))
+        .await();
+  }
 }

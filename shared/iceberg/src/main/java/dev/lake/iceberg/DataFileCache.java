@@ -21,6 +21,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Local copies of immutable Iceberg data and delete files, so DuckDB can read them with its own
@@ -57,18 +58,23 @@ final class DataFileCache implements AutoCloseable {
     return directory;
   }
 
-  /** A cached local file and whether its Parquet schema carries Iceberg field ids. */
+  /**
+   * A cached local file, whether its Parquet schema carries Iceberg field ids, and its own columns
+   * ({@link FileColumns}: which of them DuckDB reads exactly by name).
+   */
   static final class Entry {
     final Path path;
     final long bytes;
     final boolean hasFieldIds;
+    final FileColumns columns;
     private final AtomicInteger refs = new AtomicInteger(1); // 1 = held by the cache
     private boolean released;
 
-    Entry(Path path, long bytes, boolean hasFieldIds) {
+    Entry(Path path, long bytes, boolean hasFieldIds, FileColumns columns) {
       this.path = path;
       this.bytes = bytes;
       this.hasFieldIds = hasFieldIds;
+      this.columns = columns;
     }
 
     boolean retain() {
@@ -107,6 +113,11 @@ final class DataFileCache implements AutoCloseable {
 
     boolean hasFieldIds() {
       return entry.hasFieldIds;
+    }
+
+    /** The file's own columns, from its footer (read once, when the copy was made). */
+    FileColumns columns() {
+      return entry.columns;
     }
 
     @Override
@@ -155,9 +166,9 @@ final class DataFileCache implements AutoCloseable {
       if (Files.size(tmp) != size) {
         throw new IOException("the data file's size differs from the table metadata");
       }
-      boolean ids = hasFieldIds(tmp);
+      MessageType footer = footerSchema(tmp);
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return new Entry(target, size, ids);
+      return new Entry(target, size, ParquetSchemaUtil.hasIds(footer), FileColumns.of(footer));
     } catch (IOException e) {
       deleteQuietly(tmp);
       throw new UncheckedIOException(e);
@@ -167,10 +178,13 @@ final class DataFileCache implements AutoCloseable {
     }
   }
 
-  /** Whether the Parquet schema has Iceberg field ids (else Iceberg applies other rules). */
-  private static boolean hasFieldIds(Path file) throws IOException {
+  /**
+   * The file's Parquet schema: without Iceberg field ids Iceberg applies other rules (generic
+   * reader); its columns decide whether it reads by name.
+   */
+  private static MessageType footerSchema(Path file) throws IOException {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-      return ParquetSchemaUtil.hasIds(reader.getFooter().getFileMetaData().getSchema());
+      return reader.getFooter().getFileMetaData().getSchema();
     }
   }
 

@@ -137,7 +137,8 @@ final class DirectScans {
               t.file().recordCount(),
               identityConstants(t.spec(), t.file().partition()),
               positions,
-              eq));
+              eq,
+              data.columns()));
     }
     return Optional.of(out);
   }

@@ -7,13 +7,13 @@ import dev.lake.core.LakeException;
 import dev.lake.core.Snapshot;
 import dev.lake.core.TableRef;
 import dev.lake.core.TableResolver;
+import dev.lake.core.Verification;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
@@ -105,34 +105,30 @@ final class IcebergResolver implements TableResolver {
   @Override
   public void verifyAll(Map<TableRef, Snapshot> sealed) {
     List<Map.Entry<TableRef, Snapshot>> tables = List.copyOf(sealed.entrySet());
-    List<CompletableFuture<Void>> others = new ArrayList<>();
-    for (Map.Entry<TableRef, Snapshot> e :
-        tables.subList(Math.min(1, tables.size()), tables.size())) {
-      others.add(CompletableFuture.runAsync(() -> verify(e.getKey(), e.getValue()), loads));
+    if (tables.isEmpty()) {
+      return;
     }
-    RuntimeException failure = null;
-    if (!tables.isEmpty()) {
-      try {
-        verify(tables.get(0).getKey(), tables.get(0).getValue());
-      } catch (RuntimeException e) {
-        failure = e;
-      }
+    Verification others = start(tables.subList(1, tables.size()));
+    verify(tables.get(0).getKey(), tables.get(0).getValue()); // the first table's failure first
+    others.await();
+  }
+
+  /**
+   * Every table's point-load on {@code loads} (a load none of its threads can take runs on the
+   * calling thread), returning at once: the caller executes the statement meanwhile and awaits the
+   * checks before it sends anything.
+   */
+  @Override
+  public Verification startVerifyAll(Map<TableRef, Snapshot> sealed) {
+    return start(List.copyOf(sealed.entrySet()));
+  }
+
+  private Verification start(List<Map.Entry<TableRef, Snapshot>> tables) {
+    List<CompletableFuture<Void>> checks = new ArrayList<>();
+    for (Map.Entry<TableRef, Snapshot> e : tables) {
+      checks.add(CompletableFuture.runAsync(() -> verify(e.getKey(), e.getValue()), loads));
     }
-    for (CompletableFuture<Void> check : others) {
-      try {
-        check.join();
-      } catch (CompletionException e) {
-        if (failure == null) {
-          failure =
-              e.getCause() instanceof RuntimeException r
-                  ? r
-                  : new LakeException(ErrorCode.INTERNAL, "Verifying a table failed", e.getCause());
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    return Verification.of(checks);
   }
 
   /**

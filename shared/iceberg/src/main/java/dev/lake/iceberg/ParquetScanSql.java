@@ -1,5 +1,7 @@
 package dev.lake.iceberg;
 
+import static java.util.Objects.requireNonNull;
+
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -29,8 +31,14 @@ import org.apache.iceberg.types.Types;
  *       which data file (sequence-number rules) is Iceberg's planning ({@code task.deletes()}).
  * </ul>
  *
- * Anything it cannot render exactly yields empty, and the caller reads with the generic reader. All
- * names in the SQL are generated ({@code c<id>}) or quoted; locations appear only as string
+ * Files without deletes whose own columns already are the pinned ones for everything the scan reads
+ * (same field id, same name, a type DuckDB reads as exactly the pinned type: nothing was renamed,
+ * promoted or added since they were written, the common case) are read by name, without the schema
+ * map: the same values, and DuckDB scans them like any Parquet file (the field-id map measured
+ * 10-35 % slower on TPC-H scans in DuckDB alone).
+ *
+ * <p>Anything it cannot render exactly yields empty, and the caller reads with the generic reader.
+ * All names in the SQL are generated ({@code c<id>}) or quoted; locations appear only as string
  * literals.
  */
 final class ParquetScanSql {
@@ -38,7 +46,7 @@ final class ParquetScanSql {
 
   /**
    * A data file's local copy, its row count in the table's metadata (before deletes), partition
-   * constants by field id, and its applicable deletes.
+   * constants by field id, its applicable deletes, and its own columns (from its footer).
    */
   record DataTask(
       String path,
@@ -46,7 +54,17 @@ final class ParquetScanSql {
       long records,
       Map<Integer, Object> constants,
       List<String> positionDeletes,
-      List<EqualityDelete> equalityDeletes) {}
+      List<EqualityDelete> equalityDeletes,
+      FileColumns columns) {
+    DataTask {
+      requireNonNull(columns, "columns is null");
+    }
+  }
+
+  /**
+   * Plain files read by one {@code read_parquet}: same constants, same by-name layout (or none).
+   */
+  private record PlainGroup(Map<Integer, Object> constants, FileColumns byName) {}
 
   /** Local copies of equality delete files sharing one set of equality field ids. */
   record EqualityDelete(List<Integer> fieldIds, List<String> paths) {}
@@ -132,22 +150,32 @@ final class ParquetScanSql {
       }
       return Optional.of("SELECT " + String.join(", ", cols) + " LIMIT 0");
     }
-    // plain tasks with the same partition constants share one read_parquet
-    Map<Map<Integer, Object>, List<DataTask>> plain = new LinkedHashMap<>();
+    // plain tasks with the same partition constants (and the same columns, if read by name) share
+    // one read_parquet
+    Map<PlainGroup, List<DataTask>> plain = new LinkedHashMap<>();
     List<String> parts = new ArrayList<>();
     for (DataTask t : tasks) {
       if (t.positionDeletes().isEmpty() && t.equalityDeletes().isEmpty()) {
-        plain.computeIfAbsent(t.constants(), k -> new ArrayList<>()).add(t);
+        FileColumns byName =
+            readsByName(projection, t.constants(), t.columns()) ? t.columns() : null;
+        plain.computeIfAbsent(new PlainGroup(t.constants(), byName), k -> new ArrayList<>()).add(t);
         continue;
       }
-      Optional<String> part = part(projection, schema, t.constants(), List.of(t), t);
+      Optional<String> part = part(projection, schema, t.constants(), List.of(t), t, false);
       if (part.isEmpty()) {
         return Optional.empty();
       }
       parts.add(part.get());
     }
-    for (Map.Entry<Map<Integer, Object>, List<DataTask>> e : plain.entrySet()) {
-      Optional<String> part = part(projection, schema, e.getKey(), e.getValue(), null);
+    for (Map.Entry<PlainGroup, List<DataTask>> e : plain.entrySet()) {
+      Optional<String> part =
+          part(
+              projection,
+              schema,
+              e.getKey().constants(),
+              e.getValue(),
+              null,
+              e.getKey().byName() != null);
       if (part.isEmpty()) {
         return Optional.empty();
       }
@@ -161,7 +189,8 @@ final class ParquetScanSql {
       org.apache.iceberg.Schema schema,
       Map<Integer, Object> constants,
       List<DataTask> files,
-      DataTask deletes) {
+      DataTask deletes,
+      boolean byName) {
     Map<Integer, String> exprs = new LinkedHashMap<>();
     Map<Integer, Type> read = new LinkedHashMap<>();
     List<Types.NestedField> needed = new ArrayList<>(projection);
@@ -191,6 +220,8 @@ final class ParquetScanSql {
           return Optional.empty();
         }
         exprs.put(f.fieldId(), lit.get());
+      } else if (byName) {
+        exprs.put(f.fieldId(), "d." + ident(f.name()));
       } else {
         exprs.put(f.fieldId(), "d.c" + f.fieldId());
         read.put(f.fieldId(), f.type());
@@ -262,6 +293,31 @@ final class ParquetScanSql {
       sum += Math.max(f.records(), 0);
     }
     return Math.max(sum, 1);
+  }
+
+  /**
+   * Whether reading {@code file} by column name yields exactly what the field-id map would: every
+   * projected column that is not a partition constant is a top-level column of the file with the
+   * same field id, the same name (and no other column of that name in any case: DuckDB matches
+   * names case-insensitively) and a type DuckDB reads as exactly the pinned one. A column the file
+   * lacks (added later), a renamed or promoted one, or a name reused for another field id after a
+   * drop all keep the field-id map.
+   */
+  static boolean readsByName(
+      List<Types.NestedField> projection, Map<Integer, Object> constants, FileColumns file) {
+    for (Types.NestedField f : projection) {
+      if (constants.containsKey(f.fieldId())) {
+        continue;
+      }
+      Types.NestedField own = file.exact().get(f.fieldId());
+      if (own == null
+          || !own.name().equals(f.name())
+          || !own.type().equals(f.type())
+          || file.occurrences(f.name()) != 1) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String schemaMap(Map<Integer, Type> fields, String prefix) {
