@@ -8,7 +8,6 @@ import dev.lake.core.SnapshotSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
@@ -30,18 +29,20 @@ import org.apache.arrow.flight.RequestContext;
 final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
   static final Key<AuditMiddleware> KEY = Key.of("lake.audit");
 
+  private static final SnapshotSet NO_SNAPSHOTS = SnapshotSet.empty();
+
   private final CallObserver observer;
   private final Clock clock;
   private final String rpc;
   private final Instant started;
   private final long startNanos = System.nanoTime();
-  private final String callId = UUID.randomUUID().toString();
   private final LongAdder rows = new LongAdder();
   private final LongAdder bytes = new LongAdder();
   private volatile Principal principal;
   private volatile String queryId;
   private volatile String jobId;
-  private volatile Map<String, String> snapshots = Map.of();
+  // kept as the set and rendered for the line when the call completes (after its status was sent)
+  private volatile SnapshotSet snapshots = NO_SNAPSHOTS;
   private volatile Duration planning;
   private volatile Duration firstBatch;
   private volatile Duration download;
@@ -66,7 +67,7 @@ final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
 
   @Override
   public void snapshots(SnapshotSet snapshots) {
-    this.snapshots = snapshots.pins();
+    this.snapshots = requireNonNull(snapshots, "snapshots is null");
   }
 
   @Override
@@ -108,11 +109,11 @@ final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
             p == null ? "-" : p.tenant(),
             p == null ? "-" : p.id(),
             rpc,
-            callId,
+            UUID.randomUUID().toString(), // the call's id: only its line names it
             new AuditRecord.Query(
                 Optional.ofNullable(queryId),
                 Optional.ofNullable(jobId),
-                snapshots,
+                snapshots.pins(),
                 Optional.ofNullable(planning),
                 Optional.ofNullable(firstBatch),
                 Optional.ofNullable(download),

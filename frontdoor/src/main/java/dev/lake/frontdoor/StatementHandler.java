@@ -3,6 +3,8 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import dev.lake.core.AdmittedQuery;
@@ -255,8 +257,8 @@ final class StatementHandler {
       notes.planned(Duration.ofNanos(System.nanoTime() - start));
       return ActionCreatePreparedStatementResult.newBuilder()
           .setPreparedStatementHandle(ByteString.copyFrom(handle))
-          .setDatasetSchema(ByteString.copyFrom(serialize(dataset)))
-          .setParameterSchema(ByteString.copyFrom(serialize(parameters)))
+          .setDatasetSchema(serialized(dataset))
+          .setParameterSchema(serialized(parameters))
           .build();
     }
   }
@@ -275,6 +277,19 @@ final class StatementHandler {
 
   private byte[] sealPrepared(Principal principal, PreparedHandle handle) {
     return sealer.seal(TicketKind.PREPARED, principal, config.preparedTtl(), handle.toJson());
+  }
+
+  /**
+   * IPC bytes of the schemas CreatePreparedStatement replies carry, by schema identity: the
+   * decorated dataset schema ({@link ColumnMetadata}) and a typed parameter schema ({@link
+   * DuckDbParameterTyper}) are shared instances of their own bounded caches, so a repeated prepare
+   * serializes neither again (schemas are immutable; a collected schema drops its entry).
+   */
+  private static final Cache<Schema, ByteString> SERIALIZED =
+      Caffeine.newBuilder().weakKeys().maximumSize(1_024).build();
+
+  private static ByteString serialized(Schema schema) {
+    return SERIALIZED.get(schema, s -> ByteString.copyFrom(serialize(s)));
   }
 
   /** The IPC-encapsulated form of a schema used in Flight SQL messages. */
