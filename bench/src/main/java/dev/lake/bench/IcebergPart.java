@@ -32,10 +32,10 @@ final class IcebergPart implements AutoCloseable {
   }
 
   /**
-   * Starts the catalog over {@code dataDir/iceberg-baseline-layout} and writes the TPC-H tables
-   * from the Parquet baseline files in {@code parquet} when missing. (The directory name changed
-   * when the data files became copies of the baseline's layout; older {@code iceberg/} caches held
-   * GZIP files with one 500,000-row group each and are no longer read.)
+   * Starts the catalog over {@code dataDir/iceberg-one-file-per-table} and writes the TPC-H tables
+   * from the Parquet baseline files in {@code parquet} when missing. (The directory name changes
+   * with the layout, so a cache of an older layout is never read: {@code iceberg/} held GZIP files
+   * with one 500,000-row group each, {@code iceberg-baseline-layout/} four row groups per file.)
    */
   static IcebergPart start(Path dataDir, Path parquet, BufferAllocator allocator) throws Exception {
     // Iceberg 1.11 registers its file-format models in FormatModelRegistry's static initializer,
@@ -45,7 +45,7 @@ final class IcebergPart implements AutoCloseable {
     // PARQUET". Initialize it here on a normal Java thread. (Reported to lake-iceberg.)
     Class.forName(
         "org.apache.iceberg.formats.FormatModelRegistry", true, IcebergPart.class.getClassLoader());
-    Path dir = dataDir.resolve("iceberg-baseline-layout");
+    Path dir = dataDir.resolve("iceberg-one-file-per-table");
     Path warehouse = dir.resolve("warehouse");
     Files.createDirectories(warehouse);
     RestCatalogFixture fixture =
