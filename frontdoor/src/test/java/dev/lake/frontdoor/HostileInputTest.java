@@ -100,6 +100,31 @@ class HostileInputTest {
     void run() throws Exception;
   }
 
+  @Test
+  void enumResult_isStreamedAsItsStrings() throws Exception {
+    // GIVEN a statement whose result column is an ENUM (DuckDB exports it dictionary-encoded,
+    // which a Flight stream started without its dictionaries failed on with INTERNAL)
+    String sql =
+        "SELECT r_regionkey, CAST(r_name AS ENUM('AFRICA', 'AMERICA', 'ASIA', 'EUROPE',"
+            + " 'MIDDLE EAST')) AS region FROM lake.tpch.region ORDER BY r_regionkey";
+
+    // WHEN it is planned and streamed
+    var info = client.execute(sql, bearer(ALICE));
+    List<String> names = new ArrayList<>();
+    try (FlightStream stream =
+        client.getStream(info.getEndpoints().get(0).getTicket(), bearer(ALICE))) {
+      while (stream.next()) {
+        for (int r = 0; r < stream.getRoot().getRowCount(); r++) {
+          names.add(String.valueOf(stream.getRoot().getVector("region").getObject(r)));
+        }
+      }
+      // THEN the announced and the streamed column are plain strings with the values
+      assertThat(stream.getSchema().findField("region").getDictionary()).isNull();
+    }
+    assertThat(info.getSchemaOptional().orElseThrow().findField("region").getDictionary()).isNull();
+    assertThat(names).containsExactly("AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST");
+  }
+
   static void drain(Ticket ticket) throws Exception {
     try (FlightStream stream = client.getStream(ticket, bearer(ALICE))) {
       while (stream.next()) {

@@ -5,6 +5,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.QueryStats;
 import dev.lake.core.ReleasingAllocator;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -165,9 +166,12 @@ final class DuckDbExecution implements QueryExecution {
         resultSet = statement.executeQuery();
         results = ReleasingAllocator.childOf(allocator.getParentAllocator(), "query-result");
         result =
-            (ArrowReader)
-                ((DuckDBResultSet) resultSet).arrowExportStream(results.allocator(), batchSize);
-      } catch (SQLException | RuntimeException e) {
+            DictionaryDecodingReader.of(
+                results.allocator(),
+                (ArrowReader)
+                    ((DuckDBResultSet) resultSet)
+                        .arrowExportStream(results.allocator(), batchSize));
+      } catch (SQLException | IOException | RuntimeException e) {
         failed = true;
         throw cancelled ? stopped(e) : failure(e, false, limits);
       }
