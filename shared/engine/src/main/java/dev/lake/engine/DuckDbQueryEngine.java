@@ -307,7 +307,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
         }
         leases.forEach(DuckDbExecution::closeQuietly);
         child.close();
-        throw DuckDbExecution.setupFailure("Cannot open a query connection", e);
+        throw EngineErrors.setupFailure("Cannot open a query connection", e);
       }
       try {
         registered =
@@ -332,7 +332,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
       DuckDbExecution.closeQuietly(connection);
       registered.close();
       child.close();
-      throw e instanceof RuntimeException r ? r : DuckDbExecution.failure(e, false, limits);
+      throw e instanceof RuntimeException r ? r : EngineErrors.failure(e, false, limits);
     }
     DuckDbExecution execution =
         DuckDbExecution.open(

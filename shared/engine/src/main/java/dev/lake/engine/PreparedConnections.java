@@ -130,7 +130,7 @@ final class PreparedConnections implements AutoCloseable {
 
   /**
    * A connection with {@code sql} prepared: an idle one that already prepared it, else any idle
-   * one, else a new duplicate of the database (failing like {@link DuckDbExecution#setupFailure});
+   * one, else a new duplicate of the database (failing like {@link EngineErrors#setupFailure});
    * throws DuckDB's own error if preparing fails.
    */
   Lease acquire(String sql) throws SQLException {
@@ -140,7 +140,7 @@ final class PreparedConnections implements AutoCloseable {
       try {
         taken = new Idle(database.duplicate());
       } catch (SQLException e) {
-        throw DuckDbExecution.setupFailure("Cannot open a query connection", e);
+        throw EngineErrors.setupFailure("Cannot open a query connection", e);
       }
     }
     try {

@@ -98,7 +98,7 @@ final class QueryInputs implements AutoCloseable {
       }
     } catch (SQLException | RuntimeException ex) {
       close();
-      throw DuckDbExecution.setupFailure("Cannot register query inputs", ex);
+      throw EngineErrors.setupFailure("Cannot register query inputs", ex);
     }
   }
 

@@ -29,7 +29,7 @@ class FileErrorMessagesTest {
         Statement s = c.createStatement()) {
       s.executeQuery(sql).next();
     } catch (SQLException e) {
-      return DuckDbExecution.failure(e, false, LIMITS);
+      return EngineErrors.failure(e, false, LIMITS);
     }
     throw new AssertionError("no failure: " + sql);
   }

@@ -40,7 +40,7 @@ class SetupFailureTest {
 
     // WHEN it is classified
     LakeException e =
-        DuckDbExecution.setupFailure("Cannot register query inputs", new RuntimeException(oom));
+        EngineErrors.setupFailure("Cannot register query inputs", new RuntimeException(oom));
 
     // THEN the client is told to retry later
     assertThat(e.code()).isEqualTo(ErrorCode.RESOURCE_EXHAUSTED);
@@ -51,7 +51,7 @@ class SetupFailureTest {
   void setupFailure_isInternal_whenTheCauseIsAnythingElse() {
     // GIVEN / WHEN a failure that is not about memory
     LakeException e =
-        DuckDbExecution.setupFailure(
+        EngineErrors.setupFailure(
             "Cannot register query inputs", new SQLException("Catalog Error: no such view"));
 
     // THEN it stays an internal error naming the step
@@ -63,7 +63,7 @@ class SetupFailureTest {
   void setupFailure_keepsALakeExceptionAsItIs() {
     LakeException original = new LakeException(ErrorCode.CANCELLED, "The query was cancelled");
 
-    assertThat(DuckDbExecution.setupFailure("Cannot register query inputs", original))
+    assertThat(EngineErrors.setupFailure("Cannot register query inputs", original))
         .isSameAs(original);
   }
 }
