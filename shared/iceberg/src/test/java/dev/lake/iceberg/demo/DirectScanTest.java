@@ -144,14 +144,7 @@ class DirectScanTest {
     Table t = tables.newTable(PartitionSpec.unpartitioned());
     DataFile file = DemoTablesSupport.append(t, people(0, 10));
     t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, file, 1, 3)).commit();
-    org.apache.iceberg.Schema key = PEOPLE.select("id");
-    List<Record> keys = new ArrayList<>();
-    for (long id : new long[] {5, 7}) {
-      Record k = GenericRecord.create(key);
-      k.set(0, id);
-      keys.add(k);
-    }
-    t.newRowDelta().addDeletes(TableFiles.writeEqualityDeletes(t, key, null, keys)).commit();
+    DemoTablesSupport.deleteWhereKeyIn(t, PEOPLE.select("id"), 5, 7);
     // a later append is not affected by the earlier equality delete (sequence numbers)
     DemoTablesSupport.append(t, people(5, 6));
     TableRef ref = ref(t);

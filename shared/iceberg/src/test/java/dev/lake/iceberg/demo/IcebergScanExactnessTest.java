@@ -68,14 +68,7 @@ class IcebergScanExactnessTest {
     // GIVEN a v2 table with an equality delete on id in (2, 5)
     Table t = federation.tables().newTable(PEOPLE, PartitionSpec.unpartitioned());
     DemoTablesSupport.append(t, people(0, 10));
-    org.apache.iceberg.Schema key = PEOPLE.select("id");
-    List<Record> keys = new ArrayList<>();
-    for (long id : new long[] {2, 5}) {
-      Record k = GenericRecord.create(key);
-      k.set(0, id);
-      keys.add(k);
-    }
-    t.newRowDelta().addDeletes(TableFiles.writeEqualityDeletes(t, key, null, keys)).commit();
+    DemoTablesSupport.deleteWhereKeyIn(t, PEOPLE.select("id"), 2, 5);
     TableRef ref = ref(t);
 
     // WHEN scanned (all columns, and only a column that is not the delete key)
