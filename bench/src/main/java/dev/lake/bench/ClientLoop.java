@@ -92,8 +92,9 @@ public final class ClientLoop {
   }
 
   /**
-   * Warm-up rounds (every side once, the first side rotating) until {@link ClientSpec.Warmup} says
-   * the medians settled or its time cap passed; never fewer than {@code spec.warmups()}.
+   * Warm-up rounds (every side once, the first side rotating) until {@link WarmupRule} says the
+   * medians settled (never before {@code spec.warmups()} rounds and the minimum time) or the cap
+   * passed (also before {@code spec.warmups()} rounds: P1's 200 rounds take a minute at load 17).
    */
   private static WarmupUsed warmUp(
       ClientSpec spec, Group group, ExecutorService pool, ClientSides sides) throws Exception {
@@ -106,12 +107,18 @@ public final class ClientLoop {
     boolean stable = rule.maxMillis() == 0;
     while (true) {
       long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
-      if (rounds >= spec.warmups() && elapsedMillis >= rule.minMillis()) {
-        if (rule.maxMillis() == 0) {
+      if (rule.maxMillis() == 0) {
+        if (rounds >= spec.warmups()) {
           break;
         }
-        stable = WarmupRule.settled(times.values(), rule.window(), rule.tolerance());
-        if (stable || elapsedMillis >= rule.maxMillis()) {
+      } else {
+        if (rounds >= spec.warmups() && elapsedMillis >= rule.minMillis()) {
+          stable = WarmupRule.settled(times.values(), rule.window(), rule.tolerance());
+          if (stable) {
+            break;
+          }
+        }
+        if (WarmupRule.capped(rounds, elapsedMillis, rule)) {
           break;
         }
       }

@@ -39,15 +39,15 @@ public record ClientSpec(
   }
 
   /**
-   * Time-based warm-up: rounds continue for at least {@code minMillis}, then until every side's
-   * median over the last {@code window} runs is within {@code tolerance} of its median over the
-   * {@code window} runs before (the median has stabilized), or until {@code maxMillis} of warm-up
-   * have passed.
+   * Time-based warm-up: rounds continue for at least {@code minMillis}, then until no side's median
+   * is still falling ({@link WarmupRule#settled}: the last quarter of its runs, at least {@code
+   * window}, against the quarter before), or until the cap ({@link WarmupRule#capped}).
    *
    * @param minMillis warm-up time always spent (JIT and caches of both sides)
-   * @param maxMillis warm-up time cap; 0 = only the fixed {@code warmups} rounds
-   * @param window runs per side compared (at least 1)
-   * @param tolerance relative change of the median still counted as stable, e.g. 0.1
+   * @param maxMillis warm-up time cap, applied once two windows ran (at the latest at 3×); 0 = only
+   *     the fixed {@code warmups} rounds
+   * @param window smallest number of runs per side compared (at least 1)
+   * @param tolerance relative fall of the median still counted as settled, e.g. 0.1
    */
   public record Warmup(long minMillis, long maxMillis, int window, double tolerance) {
     public static final Warmup FIXED = new Warmup(0, 0, 1, 0);
