@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
+import dev.lake.core.Verification;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -91,6 +92,24 @@ final class ResultStreamer implements AutoCloseable {
       ServerStreamListener listener,
       List<? extends AutoCloseable> held,
       CallNotes notes) {
+    start(ticketDigest, execution, listener, held, notes, Verification.passed());
+  }
+
+  /**
+   * As {@link #start(String, QueryExecution, ServerStreamListener, List, CallNotes)} for an
+   * execution whose sealed snapshots are still being checked ({@code verified}, e.g. Iceberg's REST
+   * round trips): the producer runs the statement up to its first batch while the checks run, then
+   * awaits them before it sends anything, not even the schema message. A failed check is the
+   * stream's error, also when the execution failed too (it may have read a snapshot that is gone).
+   */
+  void start(
+      String ticketDigest,
+      QueryExecution execution,
+      ServerStreamListener listener,
+      List<? extends AutoCloseable> held,
+      CallNotes notes,
+      Verification verified) {
+    requireNonNull(verified, "verified is null");
     Flow flow = new Flow();
     Running entry = new Running(ticketDigest, execution);
     running.add(entry);
@@ -100,7 +119,7 @@ final class ResultStreamer implements AutoCloseable {
           flow.cancel();
           execution.cancel();
         });
-    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes));
+    Runnable task = () -> produce(entry, flow, listener, held, new Timing(notes), verified);
     try {
       producers.execute(task);
     } catch (RejectedExecutionException e) {
@@ -116,11 +135,22 @@ final class ResultStreamer implements AutoCloseable {
       Flow flow,
       ServerStreamListener listener,
       List<? extends AutoCloseable> held,
-      Timing timing) {
+      Timing timing,
+      Verification verified) {
     Optional<WireRoot> wire = Optional.empty();
     try {
       ArrowReader reader = entry.execution().reader();
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      VectorSchemaRoot root;
+      boolean more;
+      try {
+        // the statement runs up to its first batch while the sealed snapshots are checked
+        root = reader.getVectorSchemaRoot();
+        more = !flow.cancelled() && reader.loadNextBatch();
+      } catch (Exception e) {
+        verified.await(); // a failed check wins over the execution's own failure
+        throw e;
+      }
+      verified.await(); // fail closed: nothing is sent before every check passed
       wire = WireRoot.over(root);
       if (wire.isPresent()) {
         listener.setUseZeroCopy(true);
@@ -128,7 +158,7 @@ final class ResultStreamer implements AutoCloseable {
       } else {
         listener.start(root);
       }
-      while (!flow.cancelled() && reader.loadNextBatch()) {
+      while (more) {
         timing.batch();
         if (!flow.awaitReady(listener, idleTimeout)) {
           return; // the client went away; nothing to tell it
@@ -137,6 +167,7 @@ final class ResultStreamer implements AutoCloseable {
           wire.get().take(root);
         }
         listener.putNext();
+        more = !flow.cancelled() && reader.loadNextBatch();
       }
       if (!flow.cancelled()) {
         timing.end(entry.execution());

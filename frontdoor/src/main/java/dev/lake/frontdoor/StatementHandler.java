@@ -180,29 +180,33 @@ final class StatementHandler {
     }
     AdmissionGates.Permit permit = gates.enter(principal.tenant());
     QueryExecution execution;
+    Verification verified;
     try {
       // grants now; snapshot checks that are round trips (Iceberg's REST loadTable) run while the
-      // statement executes, and nothing is sent before every one passed (fail closed)
-      Verification verified = catalogs.startVerifyAll(principal, ticket.snapshots());
+      // statement binds and runs up to its first batch, and the streamer sends nothing before
+      // every one passed (fail closed)
+      verified = catalogs.startVerifyAll(principal, ticket.snapshots());
       execution = execute(principal, query, ticket, deadline, verified);
     } catch (RuntimeException e) {
       permit.close();
       throw e;
     }
-    // the streamer owns the execution and the permit from here (see ResultStreamer#start)
+    // the streamer owns the execution and the permit from here (see ResultStreamer#start) and
+    // awaits the checks after the statement produced its first batch
     streamer.start(
         digest,
         execution,
         ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
         List.of(permit),
-        notes);
+        notes,
+        verified);
   }
 
   /**
-   * Executes the sealed statement in the tenant's own memory pool (another tenant's memory use
-   * never fails it) and returns it once {@code verified} passed. A failed check wins over the
-   * execution's own failure (the statement may have read a snapshot that is gone) and closes the
-   * execution before anything was sent.
+   * Opens the sealed statement in the tenant's own memory pool (another tenant's memory use never
+   * fails it) while {@code verified} runs; the caller hands both to the streamer, which awaits the
+   * checks before it sends anything. If opening fails, a failed check wins over that failure (the
+   * statement may have read a snapshot that is gone).
    */
   private QueryExecution execute(
       Principal principal,
@@ -220,12 +224,6 @@ final class StatementHandler {
               : tenantEngine.execute(query, ticket.parameters(), ticket.snapshots(), allocator);
     } catch (RuntimeException e) {
       verified.await();
-      throw e;
-    }
-    try {
-      verified.await();
-    } catch (RuntimeException e) {
-      execution.close();
       throw e;
     }
     return execution;

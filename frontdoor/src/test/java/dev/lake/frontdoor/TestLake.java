@@ -1,6 +1,7 @@
 package dev.lake.frontdoor;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
@@ -84,6 +85,15 @@ final class TestLake implements AutoCloseable {
       Optional<DurableTierConfig> durableConfig,
       UnaryOperator<FrontDoorConfig> frontDoor,
       UnaryOperator<EngineConfig> engineConfig) {
+    this(dir, durableConfig, frontDoor, engineConfig, c -> c);
+  }
+
+  private TestLake(
+      Path dir,
+      Optional<DurableTierConfig> durableConfig,
+      UnaryOperator<FrontDoorConfig> frontDoor,
+      UnaryOperator<EngineConfig> engineConfig,
+      UnaryOperator<CatalogPlugin> lakeCatalog) {
     this.durableConfig = durableConfig;
     this.frontDoor = frontDoor;
     this.dir = dir;
@@ -94,7 +104,7 @@ final class TestLake implements AutoCloseable {
             allocator,
             engineConfig.apply(EngineConfig.defaults(dir.resolve("spill"))),
             LocalKeyRing.loadOrCreate(dir.resolve("keyring.json")),
-            List.of(LanceFormat.catalog(registry, allocator, Duration.ZERO)));
+            List.of(lakeCatalog.apply(LanceFormat.catalog(registry, allocator, Duration.ZERO))));
     this.engine = new CountingEngine(real.engine());
     this.components =
         new Components(
@@ -132,6 +142,11 @@ final class TestLake implements AutoCloseable {
   static TestLake start(
       Path dir, UnaryOperator<FrontDoorConfig> frontDoor, UnaryOperator<EngineConfig> engine) {
     return new TestLake(dir, Optional.empty(), frontDoor, engine);
+  }
+
+  /** With the {@code lake} catalog (Lance) as {@code lakeCatalog} makes it (wrapped ports). */
+  static TestLake withCatalog(Path dir, UnaryOperator<CatalogPlugin> lakeCatalog) {
+    return new TestLake(dir, Optional.empty(), c -> c, c -> c, lakeCatalog);
   }
 
   /** With the durable tier on: local adapters under {@code dir}, in-process workers. */
