@@ -35,18 +35,22 @@ final class ClientRunner {
     try {
       ClientLoop.JSON.writeValue(specFile.toFile(), spec);
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process p =
+      ProcessBuilder builder =
           new ProcessBuilder(
-                  List.of(
-                      java,
-                      "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                      "-Xmx2g",
-                      "-XX:MaxDirectMemorySize=4g",
-                      "-cp",
-                      System.getProperty("java.class.path"),
-                      ClientLoop.class.getName(),
-                      specFile.toString(),
-                      outcomeFile.toString()))
+              List.of(
+                  java,
+                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                  "-Xmx2g",
+                  "-XX:MaxDirectMemorySize=4g",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  ClientLoop.class.getName(),
+                  specFile.toString(),
+                  outcomeFile.toString()));
+      // glibc malloc settings are the server's (bin/lake, bench/run.sh); a client runs without them
+      builder.environment().keySet().removeIf(ClientRunner::isMallocSetting);
+      Process p =
+          builder
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
@@ -63,6 +67,10 @@ final class ClientRunner {
       Files.deleteIfExists(specFile);
       Files.deleteIfExists(outcomeFile);
     }
+  }
+
+  static boolean isMallocSetting(String variable) {
+    return variable.startsWith("MALLOC_") || variable.equals("GLIBC_TUNABLES");
   }
 
   private static String tail(Path log) throws IOException {

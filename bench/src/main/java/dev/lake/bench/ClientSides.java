@@ -104,28 +104,57 @@ final class ClientSides implements AutoCloseable {
       try {
         return sql.execute(side.query(), auth);
       } catch (FlightRuntimeException e) {
-        if (e.status().code() != FlightStatusCode.RESOURCE_EXHAUSTED
-            || System.nanoTime() > deadline) {
+        if (!busy(e, false) || System.nanoTime() > deadline) {
           throw e;
         }
-        long backoffMillis = Math.min(100, 5L * attempt);
-        Thread.sleep(backoffMillis + ThreadLocalRandom.current().nextLong(backoffMillis + 1));
+        backOff(attempt);
       }
     }
+  }
+
+  /**
+   * Whether {@code e} says "Server busy, retry later": RESOURCE_EXHAUSTED from the Flight executor,
+   * and with {@code admission} also UNAVAILABLE from a full admission gate (its queue wait ran out:
+   * M1's 10 clients share the tenant's 4 query slots, which on a loaded machine can take longer
+   * than the 30 s queue wait).
+   */
+  private static boolean busy(FlightRuntimeException e, boolean admission) {
+    FlightStatusCode code = e.status().code();
+    return code == FlightStatusCode.RESOURCE_EXHAUSTED
+        || (admission
+            && code == FlightStatusCode.UNAVAILABLE
+            && String.valueOf(e.getMessage()).contains("Server busy"));
+  }
+
+  private static void backOff(int attempt) throws InterruptedException {
+    long backoffMillis = Math.min(100, 5L * attempt);
+    Thread.sleep(backoffMillis + ThreadLocalRandom.current().nextLong(backoffMillis + 1));
   }
 
   private static final Duration BUSY_RETRY_BUDGET = Duration.ofSeconds(60);
 
   private Received flightSql(Side side) throws Exception {
     FlightSqlClient sql = new FlightSqlClient(flightClient(side.target()));
-    FlightInfo info = sql.execute(side.query(), auth);
-    long[] totals = new long[2];
-    for (FlightEndpoint endpoint : info.getEndpoints()) {
-      try (FlightStream stream = sql.getStream(endpoint.getTicket(), auth)) {
-        drain(stream, totals);
+    boolean retryBusy = Boolean.parseBoolean(side.options().getOrDefault("retryBusy", "false"));
+    long deadline = System.nanoTime() + BUSY_RETRY_BUDGET.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      long[] totals = new long[2];
+      try {
+        FlightInfo info = sql.execute(side.query(), auth);
+        for (FlightEndpoint endpoint : info.getEndpoints()) {
+          try (FlightStream stream = sql.getStream(endpoint.getTicket(), auth)) {
+            drain(stream, totals);
+          }
+        }
+        return new Received(totals[0], totals[1], 0);
+      } catch (FlightRuntimeException e) {
+        // only a call refused before any data is retried (a busy gate answers before streaming)
+        if (!retryBusy || totals[1] != 0 || !busy(e, true) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        backOff(attempt);
       }
     }
-    return new Received(totals[0], totals[1], 0);
   }
 
   private Received flight(Side side) throws Exception {

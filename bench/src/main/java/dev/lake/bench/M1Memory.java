@@ -6,6 +6,7 @@ import dev.lake.bench.ClientSpec.Samples;
 import dev.lake.bench.ClientSpec.Side;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -56,11 +57,20 @@ final class M1Memory implements Metric {
                               "m1",
                               CLIENTS,
                               List.of(
-                                  Side.of("lake", Kind.FLIGHT_SQL, l.uri(), P2Streaming.SQL))))))
+                                  new Side(
+                                      "lake",
+                                      Kind.FLIGHT_SQL,
+                                      l.uri(),
+                                      P2Streaming.SQL,
+                                      Map.of("retryBusy", "true")))))))
               .get("m1", "lake");
     } finally {
       sampler.close();
     }
+    // what stays resident once the clients are done: freed memory the allocators kept (glibc malloc
+    // arenas up to MALLOC_TRIM_THRESHOLD_ each, Netty's pools, the JVM heap)
+    System.gc();
+    long rssAfter = MemorySampler.rssBytes();
     double limit = l.engineMemoryLimitBytes() / 1048576.0;
     Stats lim = new Stats(limit, limit, 1);
     double heapDirect = sampler.peakHeapPlusDirect() / 1048576.0;
@@ -69,14 +79,16 @@ final class M1Memory implements Metric {
         String.format(
             Locale.ROOT,
             "%d clients, %d rows, %.0f MB in %.1f s; peak heap %.0f MiB, direct %.0f MiB;"
-                + " RSS before %.0f MiB; no OOM",
+                + " RSS before %.0f MiB, after %.0f MiB; MALLOC_TRIM_THRESHOLD_=%s; no OOM",
             CLIENTS,
             s.rows().get(0),
             s.bytes().get(0) / 1e6,
             s.millis().median() / 1e3,
             sampler.peakHeap() / 1048576.0,
             sampler.peakDirect() / 1048576.0,
-            rssBefore / 1048576.0);
+            rssBefore / 1048576.0,
+            rssAfter / 1048576.0,
+            Optional.ofNullable(System.getenv("MALLOC_TRIM_THRESHOLD_")).orElse("glibc default"));
     String label = "engine memory_limit (DuckDB)";
     return List.of(
         Result.measured(
