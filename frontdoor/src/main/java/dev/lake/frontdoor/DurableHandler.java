@@ -46,7 +46,7 @@ import org.apache.arrow.vector.ipc.message.IpcOption;
 final class DurableHandler {
   private final DurableQueries durable;
   private final StatementHandler statements;
-  private final AdmissionGates gates;
+  private final AdmissionGates partGates;
   private final ResultStreamer streamer;
   private final BufferAllocator allocator;
   private final DurableTierConfig config;
@@ -54,13 +54,13 @@ final class DurableHandler {
   DurableHandler(
       DurableQueries durable,
       StatementHandler statements,
-      AdmissionGates gates,
+      AdmissionGates partGates,
       ResultStreamer streamer,
       BufferAllocator allocator,
       DurableTierConfig config) {
     this.durable = requireNonNull(durable, "durable is null");
     this.statements = requireNonNull(statements, "statements is null");
-    this.gates = requireNonNull(gates, "gates is null");
+    this.partGates = requireNonNull(partGates, "partGates is null");
     this.streamer = requireNonNull(streamer, "streamer is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.config = requireNonNull(config, "config is null");
@@ -144,12 +144,15 @@ final class DurableHandler {
   }
 
   /**
-   * DoGet of a RESULT_PART ticket: streams exactly that part from a producer thread and returns.
-   * The admission gate stays charged until the part's reader (and with it the object-store stream)
-   * is closed.
+   * DoGet of a RESULT_PART ticket: streams exactly that part from a producer thread and returns. It
+   * takes a slot of the part-download gates ({@code partGates}, per tenant then global), not a
+   * query slot: a part download runs no engine work, and on the query gates a parallel download (4
+   * streams: all of a tenant's default query slots) and the tenant's queries waited on each other.
+   * The slot stays charged until the part's reader (and with it the object-store stream) is closed
+   * and gRPC released the last batch, so the gates still bound the memory slow readers can pin.
    */
   void stream(Principal principal, byte[] ticket, ServerStreamListener listener, CallNotes notes) {
-    AdmissionGates.Permit permit = gates.enter(principal.tenant());
+    AdmissionGates.Permit permit = partGates.enter(principal.tenant());
     PartExecution execution;
     try {
       notes.job(durable.partJobId(principal, ticket));

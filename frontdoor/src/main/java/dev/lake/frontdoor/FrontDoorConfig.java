@@ -23,7 +23,13 @@ import java.util.Optional;
  * @param maxConcurrentQueries global cap of planning + streaming calls (default 8, 1 - 1024)
  * @param maxConcurrentQueriesPerTenant per-tenant cap, taken before the global one (default 4, 1 -
  *     maxConcurrentQueries)
- * @param queueWait longest wait for a slot before OVERLOADED (default 30 s, 0 - 10 min)
+ * @param maxConcurrentPartDownloads global cap of durable result-part downloads (DoGet of a
+ *     RESULT_PART ticket), a gate of their own: a part download streams a finished Arrow IPC part
+ *     and runs no engine work, so it takes none of the query slots above (default 16, 1 - 1024)
+ * @param maxConcurrentPartDownloadsPerTenant per-tenant cap of part downloads, taken before the
+ *     global one (default 8, 1 - maxConcurrentPartDownloads)
+ * @param queueWait longest wait for a query or part-download slot before OVERLOADED (default 30 s,
+ *     0 - 10 min)
  * @param maxSqlBytes longest accepted SQL text in UTF-8 bytes (default 256 KiB, 1 KiB - 1 MiB)
  * @param maxInboundMessageBytes gRPC inbound message cap (default 16 MiB, 1 MiB - 256 MiB)
  * @param idleStreamTimeout longest a DoGet client may leave a ready batch unread before its stream
@@ -42,6 +48,10 @@ public record FrontDoorConfig(
     @RecordBuilder.Initializer("DEFAULT_MAX_CONCURRENT_QUERIES") int maxConcurrentQueries,
     @RecordBuilder.Initializer("DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT")
         int maxConcurrentQueriesPerTenant,
+    @RecordBuilder.Initializer("DEFAULT_MAX_CONCURRENT_PART_DOWNLOADS")
+        int maxConcurrentPartDownloads,
+    @RecordBuilder.Initializer("DEFAULT_MAX_CONCURRENT_PART_DOWNLOADS_PER_TENANT")
+        int maxConcurrentPartDownloadsPerTenant,
     @RecordBuilder.Initializer("DEFAULT_QUEUE_WAIT") Duration queueWait,
     @RecordBuilder.Initializer("DEFAULT_MAX_SQL_BYTES") int maxSqlBytes,
     @RecordBuilder.Initializer("DEFAULT_MAX_INBOUND_MESSAGE_BYTES") int maxInboundMessageBytes,
@@ -56,6 +66,8 @@ public record FrontDoorConfig(
   public static final int DEFAULT_MAX_CONCURRENT_QUERIES = 8;
   public static final int MAX_MAX_CONCURRENT_QUERIES = 1024;
   public static final int DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT = 4;
+  public static final int DEFAULT_MAX_CONCURRENT_PART_DOWNLOADS = 16;
+  public static final int DEFAULT_MAX_CONCURRENT_PART_DOWNLOADS_PER_TENANT = 8;
   public static final Duration DEFAULT_QUEUE_WAIT = Duration.ofSeconds(30);
   public static final Duration MAX_QUEUE_WAIT = Duration.ofMinutes(10);
   public static final int DEFAULT_MAX_SQL_BYTES = 256 * 1024;
@@ -86,6 +98,13 @@ public record FrontDoorConfig(
     Bounds.check("maxConcurrentQueries", maxConcurrentQueries, 1, MAX_MAX_CONCURRENT_QUERIES);
     Bounds.check(
         "maxConcurrentQueriesPerTenant", maxConcurrentQueriesPerTenant, 1, maxConcurrentQueries);
+    Bounds.check(
+        "maxConcurrentPartDownloads", maxConcurrentPartDownloads, 1, MAX_MAX_CONCURRENT_QUERIES);
+    Bounds.check(
+        "maxConcurrentPartDownloadsPerTenant",
+        maxConcurrentPartDownloadsPerTenant,
+        1,
+        maxConcurrentPartDownloads);
     Bounds.check("queueWait", queueWait, Duration.ZERO, MAX_QUEUE_WAIT);
     Bounds.check("maxSqlBytes", maxSqlBytes, MIN_MAX_SQL_BYTES, MAX_MAX_SQL_BYTES);
     Bounds.check(
@@ -121,6 +140,14 @@ public record FrontDoorConfig(
         .maxConcurrentQueries(maxQueries)
         .maxConcurrentQueriesPerTenant(maxQueriesPerTenant)
         .queueWait(wait)
+        .build();
+  }
+
+  /** A copy with the part-download gates set (global, then per tenant). */
+  public FrontDoorConfig withPartDownloadLimits(int downloads, int downloadsPerTenant) {
+    return with()
+        .maxConcurrentPartDownloads(downloads)
+        .maxConcurrentPartDownloadsPerTenant(downloadsPerTenant)
         .build();
   }
 

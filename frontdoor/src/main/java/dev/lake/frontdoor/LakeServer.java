@@ -106,8 +106,16 @@ public final class LakeServer implements AutoCloseable {
             config.maxConcurrentQueries(),
             config.maxConcurrentQueriesPerTenant(),
             config.queueWait());
+    // part downloads stream finished results and run no engine work: a gate of their own
+    AdmissionGates partGates =
+        new AdmissionGates(
+            config.maxConcurrentPartDownloads(),
+            config.maxConcurrentPartDownloadsPerTenant(),
+            config.queueWait());
     ResultStreamer streamer =
-        new ResultStreamer(config.maxConcurrentQueries(), config.idleStreamTimeout());
+        new ResultStreamer(
+            config.maxConcurrentQueries() + config.maxConcurrentPartDownloads(),
+            config.idleStreamTimeout());
     StatementHandler statements =
         new StatementHandler(
             components.admission(),
@@ -125,7 +133,7 @@ public final class LakeServer implements AutoCloseable {
                 new DurableHandler(
                     tier.queries(),
                     statements,
-                    gates,
+                    partGates,
                     streamer,
                     components.allocator(),
                     tier.config()));
@@ -269,6 +277,10 @@ public final class LakeServer implements AutoCloseable {
         + " per tenant, wait "
         + config.queueWait()
         + "), "
+        + config.maxConcurrentPartDownloads()
+        + " part downloads ("
+        + config.maxConcurrentPartDownloadsPerTenant()
+        + " per tenant), "
         + executorConfig.threads()
         + " Flight threads (queue "
         + executorConfig.queue()

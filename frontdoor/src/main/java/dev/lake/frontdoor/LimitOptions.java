@@ -40,6 +40,21 @@ public final class LimitOptions {
   int maxConcurrentQueriesPerTenant = FrontDoorConfig.DEFAULT_MAX_CONCURRENT_QUERIES_PER_TENANT;
 
   @Option(
+      names = "--max-concurrent-part-downloads",
+      description =
+          "Durable result-part downloads at once, all tenants (default ${DEFAULT-VALUE}, 1 -"
+              + " 1024); a gate of their own, they take no query slot.")
+  int maxConcurrentPartDownloads = FrontDoorConfig.DEFAULT_MAX_CONCURRENT_PART_DOWNLOADS;
+
+  @Option(
+      names = "--max-concurrent-part-downloads-per-tenant",
+      description =
+          "Durable result-part downloads at once per tenant (default ${DEFAULT-VALUE}, at most"
+              + " --max-concurrent-part-downloads).")
+  int maxConcurrentPartDownloadsPerTenant =
+      FrontDoorConfig.DEFAULT_MAX_CONCURRENT_PART_DOWNLOADS_PER_TENANT;
+
+  @Option(
       names = "--queue-wait",
       description =
           "Longest wait for a query slot before UNAVAILABLE (ISO-8601, default ${DEFAULT-VALUE},"
@@ -98,10 +113,14 @@ public final class LimitOptions {
     return new FlightExecutorConfig(flightThreads, flightQueue);
   }
 
-  /** {@code config} with the admission gates and idle-stream timeout of these options. */
+  /**
+   * {@code config} with the admission and part-download gates and idle-stream timeout of these
+   * options.
+   */
   public FrontDoorConfig applyTo(FrontDoorConfig config) {
     return config
         .withLimits(maxConcurrentQueries, maxConcurrentQueriesPerTenant, queueWait)
+        .withPartDownloadLimits(maxConcurrentPartDownloads, maxConcurrentPartDownloadsPerTenant)
         .withIdleStreamTimeout(idleStreamTimeout);
   }
 

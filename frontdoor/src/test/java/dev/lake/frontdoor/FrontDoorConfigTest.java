@@ -23,6 +23,8 @@ class FrontDoorConfigTest {
     assertThat(config.preparedTtl()).isEqualTo(Duration.ofHours(12));
     assertThat(config.maxConcurrentQueries()).isEqualTo(8);
     assertThat(config.maxConcurrentQueriesPerTenant()).isEqualTo(4);
+    assertThat(config.maxConcurrentPartDownloads()).isEqualTo(16);
+    assertThat(config.maxConcurrentPartDownloadsPerTenant()).isEqualTo(8);
     assertThat(config.queueWait()).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.maxSqlBytes()).isEqualTo(256 * 1024);
     assertThat(config.maxInboundMessageBytes()).isEqualTo(16 * 1024 * 1024);
@@ -38,6 +40,10 @@ class FrontDoorConfigTest {
         .hasMessage("maxConcurrentQueries must be between 1 and 1024: 0");
     assertThatThrownBy(() -> d.withLimits(4, 5, Duration.ZERO))
         .hasMessage("maxConcurrentQueriesPerTenant must be between 1 and 4: 5");
+    assertThatThrownBy(() -> d.withPartDownloadLimits(0, 1))
+        .hasMessage("maxConcurrentPartDownloads must be between 1 and 1024: 0");
+    assertThatThrownBy(() -> d.withPartDownloadLimits(4, 5))
+        .hasMessage("maxConcurrentPartDownloadsPerTenant must be between 1 and 4: 5");
     assertThatThrownBy(() -> d.withLimits(4, 2, Duration.ofHours(1)))
         .hasMessage("queueWait must be between PT0S and PT10M: PT1H");
     assertThatThrownBy(() -> d.withIdleStreamTimeout(Duration.ofMillis(10)))

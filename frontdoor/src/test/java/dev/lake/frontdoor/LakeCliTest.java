@@ -40,7 +40,12 @@ class LakeCliTest {
     Thread cli =
         new Thread(
             () ->
-                LakeCli.commandLine(Map.of("LAKE_MAX_CONCURRENT_QUERIES_PER_TENANT", "3"))
+                LakeCli.commandLine(
+                        Map.of(
+                            "LAKE_MAX_CONCURRENT_QUERIES_PER_TENANT",
+                            "3",
+                            "LAKE_MAX_CONCURRENT_PART_DOWNLOADS_PER_TENANT",
+                            "5"))
                     .setOut(out)
                     .execute(
                         "local",
@@ -51,7 +56,9 @@ class LakeCliTest {
                         "--flight-threads",
                         "8",
                         "--max-concurrent-queries",
-                        "6"));
+                        "6",
+                        "--max-concurrent-part-downloads",
+                        "12"));
     cli.start();
     // WHEN it reports ready
     Poll.until(
@@ -66,8 +73,8 @@ class LakeCliTest {
     // AND the running server took the bounds from the flags and the variable
     assertThat(printed)
         .contains(
-            "limits: 6 queries (3 per tenant, wait PT30S), 8 Flight threads (queue 256), idle"
-                + " stream PT1M");
+            "limits: 6 queries (3 per tenant, wait PT30S), 12 part downloads (5 per tenant), 8"
+                + " Flight threads (queue 256), idle stream PT1M");
     Matcher url = Pattern.compile("JDBC URL: (\\S+)").matcher(printed);
     assertThat(url.find()).isTrue();
     assertThat(url.group(1))

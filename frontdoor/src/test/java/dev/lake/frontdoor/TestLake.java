@@ -151,7 +151,13 @@ final class TestLake implements AutoCloseable {
 
   /** With the durable tier on: local adapters under {@code dir}, in-process workers. */
   static TestLake startDurable(Path dir, DurableTierConfig config) {
-    return new TestLake(dir, Optional.of(config), c -> c, c -> c);
+    return startDurable(dir, config, c -> c);
+  }
+
+  /** With the durable tier on and front-door settings changed from the defaults. */
+  static TestLake startDurable(
+      Path dir, DurableTierConfig config, UnaryOperator<FrontDoorConfig> frontDoor) {
+    return new TestLake(dir, Optional.of(config), frontDoor, c -> c);
   }
 
   /**
