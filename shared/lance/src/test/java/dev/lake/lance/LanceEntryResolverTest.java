@@ -68,10 +68,14 @@ class LanceEntryResolverTest {
   }
 
   @Test
-  void resolve_opensTheDatasetEveryTime_whileItsFolderChangedWithinTheSettlingTime() {
-    // GIVEN a dataset written just now (a commit in the same timestamp tick would not show)
+  void resolve_opensTheDatasetEveryTime_whileItsFolderChangedWithinTheSettlingTime()
+      throws IOException {
+    // GIVEN a dataset whose folder changed at the clock's present (a commit in the same timestamp
+    // tick would not show)
     String location = dataset();
-    MutableClock clock = MutableClock.ticking();
+    MutableClock clock =
+        new MutableClock(
+            Files.getLastModifiedTime(Path.of(location).resolve("_versions")).toInstant());
     LanceEntryResolver resolver = resolver(clock);
     // WHEN it is resolved twice at once
     version(resolver, location);
