@@ -32,7 +32,10 @@ public interface FileScanSource {
    * A file-reading {@code SELECT} and what must stay alive while it runs (e.g. leases on cached
    * copies of the files); the engine closes every lease when the query ends.
    *
-   * @param sql a DuckDB {@code SELECT} that only reads files (no client text in it)
+   * @param sql a DuckDB {@code SELECT} that only reads files (no client text in it); equal text
+   *     must always read equal data (the files it names are immutable, and a name is never reused
+   *     for other content), because the engine keeps statements prepared over it for the next
+   *     execution of the same text
    * @param bytes the size of the files it names (the query's scanned bytes for this table; DuckDB
    *     may skip parts of them)
    * @param leases closed exactly once by the engine after the query, also when it fails

@@ -272,9 +272,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
 
   /**
    * Opens a connection, registers {@code inputs} (owning them and the leases), prepares. A
-   * statement with no inputs of its own (every table a snapshot-cache copy in the pool's database)
-   * renders to the same text every time and runs on a pooled connection that may have prepared it
-   * before.
+   * statement with no Arrow-stream inputs of its own (every table a snapshot-cache copy in the
+   * pool's database, or a file scan, whose text names immutable files: {@link
+   * FileScanSource.FileScan#sql}) renders to the same text for the same data and runs on a pooled
+   * connection that may have prepared it before; the file scans' leases still end with the
+   * execution.
    */
   private DuckDbExecution open(
       EnginePool pool,
@@ -292,7 +294,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     DuckDbExecution.Limits limits =
         new DuckDbExecution.Limits(
             config.poolMemoryBytes(), config.poolTempBytes(), config.memoryPools(), timeout);
-    boolean pooled = !planning && inputs.streams().isEmpty() && inputs.fileScans().isEmpty();
+    boolean pooled = !planning && inputs.streams().isEmpty();
     DuckDBConnection connection = null;
     QueryInputs registered;
     if (pooled) {

@@ -15,12 +15,12 @@ import org.duckdb.DuckDBConnection;
  * physical plan: most of a small query's engine time).
  *
  * <p>Only statements without per-execution inputs may come from here: SQL that names nothing but
- * tables of the database itself (snapshot-cache copies, whose names are never reused, so equal text
- * means equal data), never a connection-local view of one execution's Arrow streams. A connection
- * goes back only from an execution that ran to its end without a cancel, deadline or failure
- * ({@link Lease#close(boolean)}), so it carries no interrupt, open result or temporary object into
- * the next one. DuckDB re-binds a reused statement by itself when the catalog changed since it was
- * prepared.
+ * tables of the database itself (snapshot-cache copies, whose names are never reused) and files a
+ * {@link dev.lake.core.FileScanSource} guarantees immutable, so equal text means equal data; never
+ * a connection-local view of one execution's Arrow streams. A connection goes back only from an
+ * execution that ran to its end without a cancel, deadline or failure ({@link
+ * Lease#close(boolean)}), so it carries no interrupt, open result or temporary object into the next
+ * one. DuckDB re-binds a reused statement by itself when the catalog changed since it was prepared.
  *
  * <p>Bounded: at most {@link #MAX_IDLE} idle connections per pool and {@link #MAX_STATEMENTS}
  * statements per connection (least recently used closed first).

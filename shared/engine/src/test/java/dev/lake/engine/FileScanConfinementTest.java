@@ -131,6 +131,37 @@ class FileScanConfinementTest {
   }
 
   @Test
+  void repeatedFileScan_isPreparedOnce_andEndsItsLeasesEveryTime() throws Exception {
+    // GIVEN a file scan whose text names the same immutable file every time
+    reader.file = allowed.resolve("f.parquet").toString();
+    String sql = "SELECT max(x) + 40 FROM files.t.v";
+    long prepares = prepares();
+    int closed = reader.leasesClosed.get();
+
+    // WHEN the same statement runs three times
+    List<List<String>> first = run(sql);
+    long afterFirst = prepares();
+    List<List<String>> second = run(sql);
+    List<List<String>> third = run(sql);
+
+    // THEN DuckDB prepared it once, on a pooled connection, and every run answered in full
+    assertThat(first).containsExactly(List.of("42")).isEqualTo(second).isEqualTo(third);
+    assertThat(afterFirst).isEqualTo(prepares + 1);
+    assertThat(prepares()).isEqualTo(afterFirst);
+    // AND each run's lease on the file ended with it
+    assertThat(reader.leasesClosed.get()).isEqualTo(closed + 3);
+  }
+
+  /** Statements prepared on pooled connections of every memory pool so far. */
+  private static long prepares() {
+    long n = 0;
+    for (int i = 0; i < EngineConfig.defaults(dir.resolve("spill")).memoryPools(); i++) {
+      n += engine.poolsForTest().pool(i).statements().prepares();
+    }
+    return n;
+  }
+
+  @Test
   void clientError_overAFileScan_namesNeitherTheScanNorItsFiles() throws Exception {
     // GIVEN a file scan (inlined into the statement as a subquery)
     reader.file = allowed.resolve("f.parquet").toString();
