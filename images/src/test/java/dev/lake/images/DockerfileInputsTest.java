@@ -36,6 +36,21 @@ class DockerfileInputsTest {
   }
 
   @Test
+  void frontDoorDockerfile_setsTheGlibcMallocSettingsOfBinLake() throws IOException {
+    // the image and bin/lake run the front door with the same settings (docs/operations-config.md)
+    String dockerfile = Files.readString(ROOT.resolve("frontdoor/Dockerfile"));
+    String binLake = Files.readString(ROOT.resolve("bin/lake"));
+    for (String setting :
+        List.of("MALLOC_TRIM_THRESHOLD_=268435456", "MALLOC_MMAP_THRESHOLD_=67108864")) {
+      assertThat(dockerfile).contains(setting);
+      String[] nameValue = setting.split("=");
+      assertThat(binLake)
+          .contains(
+              "export " + nameValue[0] + "=\"${" + nameValue[0] + ":-" + nameValue[1] + "}\"");
+    }
+  }
+
+  @Test
   void workerDockerfile_copiesExistingFilesWithTheHandlerItNames() throws IOException {
     copiedSources("worker-lambda/Dockerfile");
     String dockerfile = Files.readString(ROOT.resolve("worker-lambda/Dockerfile"));
