@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallInfo;
@@ -30,6 +31,8 @@ final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
   static final Key<AuditMiddleware> KEY = Key.of("lake.audit");
 
   private static final SnapshotSet NO_SNAPSHOTS = SnapshotSet.empty();
+  private static final CompletableFuture<QueryStats> NO_STATS =
+      CompletableFuture.completedFuture(QueryStats.NONE);
 
   private final CallObserver observer;
   private final Clock clock;
@@ -46,7 +49,7 @@ final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
   private volatile Duration planning;
   private volatile Duration firstBatch;
   private volatile Duration download;
-  private volatile QueryStats stats;
+  private volatile CompletableFuture<QueryStats> stats = NO_STATS;
 
   private AuditMiddleware(CallObserver observer, Clock clock, String rpc) {
     this.observer = observer;
@@ -81,11 +84,10 @@ final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
   }
 
   @Override
-  public void streamed(Duration firstBatch, Duration total, QueryStats stats) {
+  public void streamed(Duration firstBatch, Duration total, CompletableFuture<QueryStats> stats) {
     this.firstBatch = requireNonNull(firstBatch, "firstBatch is null");
     this.download = requireNonNull(total, "total is null");
-    // an execution that measures nothing (a stored part) has no accounting to report
-    this.stats = requireNonNull(stats, "stats is null").equals(QueryStats.NONE) ? null : stats;
+    this.stats = requireNonNull(stats, "stats is null");
   }
 
   void principal(Principal p) {
@@ -102,27 +104,36 @@ final class AuditMiddleware implements FlightServerMiddleware, CallNotes {
 
   @Override
   public void onCallCompleted(CallStatus status) {
+    // Everything but the accounting is read now; the record is handed over once the accounting's
+    // last figure landed (at once, unless a stream's engine memory sample is still being taken:
+    // then on the thread that completes it, within ExecutionAccounting's bounded wait).
+    long durationMillis = (System.nanoTime() - startNanos) / 1_000_000;
+    stats.thenAccept(s -> observer.completed(record(status, durationMillis, s)));
+  }
+
+  private AuditRecord record(CallStatus status, long durationMillis, QueryStats s) {
     Principal p = principal;
-    observer.completed(
-        new AuditRecord(
-            started,
-            p == null ? "-" : p.tenant(),
-            p == null ? "-" : p.id(),
-            rpc,
-            UUID.randomUUID().toString(), // the call's id: only its line names it
-            new AuditRecord.Query(
-                Optional.ofNullable(queryId),
-                Optional.ofNullable(jobId),
-                snapshots.pins(),
-                Optional.ofNullable(planning),
-                Optional.ofNullable(firstBatch),
-                Optional.ofNullable(download),
-                Optional.ofNullable(stats)),
-            rows.sum(),
-            bytes.sum(),
-            (System.nanoTime() - startNanos) / 1_000_000,
-            status.code().name(),
-            CallObserver.outcome(status.code())));
+    // an execution that measures nothing (a stored part) has no accounting to report
+    Optional<QueryStats> accounting = s.equals(QueryStats.NONE) ? Optional.empty() : Optional.of(s);
+    return new AuditRecord(
+        started,
+        p == null ? "-" : p.tenant(),
+        p == null ? "-" : p.id(),
+        rpc,
+        UUID.randomUUID().toString(), // the call's id: only its line names it
+        new AuditRecord.Query(
+            Optional.ofNullable(queryId),
+            Optional.ofNullable(jobId),
+            snapshots.pins(),
+            Optional.ofNullable(planning),
+            Optional.ofNullable(firstBatch),
+            Optional.ofNullable(download),
+            accounting),
+        rows.sum(),
+        bytes.sum(),
+        durationMillis,
+        status.code().name(),
+        CallObserver.outcome(status.code()));
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.lake.frontdoor;
 import dev.lake.core.QueryStats;
 import dev.lake.core.SnapshotSet;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.flight.FlightProducer.CallContext;
 
 /**
@@ -27,9 +28,11 @@ interface CallNotes {
   /**
    * A DoGet stream ended (however it ended): {@code firstBatch} from its start until the first
    * batch was ready (the engine's execution up to its first output), {@code total} until the last
-   * batch was handed to gRPC (the download), and the execution's accounting.
+   * batch was handed to gRPC (the download), and the execution's accounting: a future that
+   * completes once its last figure (the engine's memory sample) landed and never fails, so the
+   * stream can end without waiting for it.
    */
-  void streamed(Duration firstBatch, Duration total, QueryStats stats);
+  void streamed(Duration firstBatch, Duration total, CompletableFuture<QueryStats> stats);
 
   CallNotes NONE =
       new CallNotes() {
@@ -46,7 +49,8 @@ interface CallNotes {
         public void planned(Duration elapsed) {}
 
         @Override
-        public void streamed(Duration firstBatch, Duration total, QueryStats stats) {}
+        public void streamed(
+            Duration firstBatch, Duration total, CompletableFuture<QueryStats> stats) {}
       };
 
   /** The notes of the current call: its audit record, or {@link #NONE}. */

@@ -84,7 +84,8 @@ final class ResultStreamer implements AutoCloseable {
    * the execution to {@code listener} on a producer thread; returns immediately. Everything is
    * closed when the stream ends, however it ends; failures go to the client through {@link
    * FlightErrors}. Just before the stream ends, {@code notes} get its timings and the execution's
-   * accounting (before the listener completes, so the call's audit line carries them).
+   * accounting (before the listener completes, so the call's audit line carries them; the
+   * accounting as a future, so ending the stream never waits for the engine's memory sample).
    */
   void start(
       String ticketDigest,
@@ -229,7 +230,7 @@ final class ResultStreamer implements AutoCloseable {
       notes.streamed(
           Duration.ofNanos((firstBatch < 0 ? now : firstBatch) - start),
           Duration.ofNanos(now - start),
-          execution.stats());
+          execution.statsLater()); // never waits: the stream's status goes out without delay
     }
   }
 

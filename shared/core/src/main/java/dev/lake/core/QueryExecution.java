@@ -1,5 +1,6 @@
 package dev.lake.core;
 
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** One running statement. {@link #close()} stops it and frees everything it holds. */
@@ -16,6 +17,15 @@ public interface QueryExecution extends AutoCloseable {
    */
   default QueryStats stats() {
     return QueryStats.NONE;
+  }
+
+  /**
+   * The final {@link #stats()} without waiting: call it once the reader reported the end of the
+   * stream, before {@link #close()}; the future completes (possibly later, on another thread) when
+   * every figure has landed, and never fails. Lets a stream end without waiting for accounting.
+   */
+  default CompletableFuture<QueryStats> statsLater() {
+    return CompletableFuture.completedFuture(stats());
   }
 
   @Override

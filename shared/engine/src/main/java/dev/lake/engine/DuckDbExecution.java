@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.duckdb.DuckDBResultSet;
@@ -200,9 +201,18 @@ final class DuckDbExecution implements QueryExecution {
 
   @Override
   public QueryStats stats() {
+    return accounting.stats(peakBytes());
+  }
+
+  @Override
+  public CompletableFuture<QueryStats> statsLater() {
+    return accounting.statsLater(peakBytes());
+  }
+
+  private long peakBytes() {
     ReleasingAllocator r = results;
     long resultPeak = r == null ? 0 : r.allocator().getPeakMemoryAllocation();
-    return accounting.stats(allocator.getPeakMemoryAllocation() + resultPeak);
+    return allocator.getPeakMemoryAllocation() + resultPeak;
   }
 
   /** Why a cancelled execution stopped: its deadline, or a cancel. */

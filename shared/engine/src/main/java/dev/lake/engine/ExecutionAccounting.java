@@ -16,9 +16,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * join build, sort) has done its work and still holds its memory and spill files. The sample is
  * taken on the gauge's thread, so producing the first batch never waits for it; {@link #stats}
  * waits at most {@link #SAMPLE_WAIT_MILLIS} for it to land (reporting 0 if it has not, or if the
- * gauge dropped the request). Executions whose first batch came within {@link #SAMPLE_AFTER_NANOS}
- * are not sampled: a sample costs a query (0.4–2 ms measured), more than such a query itself, and
- * so little time cannot have built much state.
+ * gauge dropped the request), {@link #statsLater} waits for nothing. Executions whose first batch
+ * came within {@link #SAMPLE_AFTER_NANOS} are not sampled: a sample costs a query (0.4–2 ms
+ * measured), more than such a query itself, and so little time cannot have built much state.
  */
 final class ExecutionAccounting {
   /** Time to first batch after which the engine is sampled (20 ms). */
@@ -72,6 +72,28 @@ final class ExecutionAccounting {
       Thread.currentThread().interrupt();
       s = EngineGauge.Sample.NONE;
     }
+    return stats(peakBytes, s);
+  }
+
+  /**
+   * As {@link #stats(long)} once the sample landed (or {@link #SAMPLE_WAIT_MILLIS} passed), without
+   * blocking the caller: the counters are read now, the sample's figures when it completes.
+   */
+  CompletableFuture<QueryStats> statsLater(long peakBytes) {
+    long scannedNow = scanned.get();
+    long resultNow = result.get();
+    return sample
+        .copy()
+        .completeOnTimeout(EngineGauge.Sample.NONE, SAMPLE_WAIT_MILLIS, TimeUnit.MILLISECONDS)
+        .handle(
+            (s, failure) -> {
+              EngineGauge.Sample landed = s == null ? EngineGauge.Sample.NONE : s;
+              return new QueryStats(
+                  scannedNow, resultNow, peakBytes, landed.memoryBytes(), landed.spillBytes());
+            });
+  }
+
+  private QueryStats stats(long peakBytes, EngineGauge.Sample s) {
     return new QueryStats(scanned.get(), result.get(), peakBytes, s.memoryBytes(), s.spillBytes());
   }
 

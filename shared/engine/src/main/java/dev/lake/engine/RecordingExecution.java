@@ -7,6 +7,7 @@ import dev.lake.core.QueryStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
@@ -58,6 +59,11 @@ final class RecordingExecution implements QueryExecution {
   @Override
   public QueryStats stats() {
     return delegate.stats();
+  }
+
+  @Override
+  public CompletableFuture<QueryStats> statsLater() {
+    return delegate.statsLater();
   }
 
   @Override
