@@ -3,13 +3,20 @@ package dev.lake.bench;
 import dev.lake.bench.ClientSpec.Group;
 import dev.lake.bench.ClientSpec.Kind;
 import dev.lake.bench.ClientSpec.Side;
+import dev.lake.iceberg.IcebergConfig;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * P6: 1,000 concurrent GetFlightInfo on one Iceberg table nobody has read yet; counts the REST
  * {@code loadTable} calls the catalog server saw. Concurrent resolutions of one table must coalesce
- * into a single load.
+ * into a single load. The figure counts the loads within Iceberg's {@code cacheFresh} (5 s) of the
+ * first one: a resolution older than that is refreshed once in the background by design, so a burst
+ * that outlasts the window (a loaded machine, SF 1) makes more loads without any failing to
+ * coalesce; the note gives the burst's total.
  */
 final class P6IcebergLoads implements Metric {
   @Override
@@ -36,25 +43,28 @@ final class P6IcebergLoads implements Metric {
     }
     LakeStack l = lake.get();
     // One request alone first: how many loads does a single resolution cost?
-    long single = loads(context, l, 1);
-    long[] concurrent = new long[2];
+    Loads single = loads(context, l, 1);
     long start = System.nanoTime();
     int n = context.config().concurrentRequests();
-    concurrent[0] = loads(context, l, n);
-    concurrent[1] = System.nanoTime() - start;
+    Loads concurrent = loads(context, l, n);
+    long wall = System.nanoTime() - start;
     String note =
         String.format(
             java.util.Locale.ROOT,
-            "%d GetFlightInfo in %.0f ms wall (client JVM start included); a single GetFlightInfo"
-                + " on another cold table costs %d loadTable call(s)",
+            "%d GetFlightInfo in %.0f ms wall (client JVM start included): %d loadTable call(s)"
+                + " within %d s of the first, %d in all (a resolution older than that is refreshed"
+                + " once in the background); a single GetFlightInfo on another cold table costs %d",
             n,
-            concurrent[1] / 1e6,
-            single);
+            wall / 1e6,
+            concurrent.firstWindow(),
+            FRESH.toSeconds(),
+            concurrent.total(),
+            single.total());
     return List.of(
         Result.measured(
             id(),
             "loadTable-calls",
-            new Stats(concurrent[0], concurrent[0], 1),
+            new Stats(concurrent.firstWindow(), concurrent.firstWindow(), 1),
             new Stats(1, 1, 1),
             "calls",
             "target: exactly 1 load for any number of concurrent resolutions",
@@ -62,27 +72,64 @@ final class P6IcebergLoads implements Metric {
             note));
   }
 
+  /** Iceberg's window in which a resolution is served without asking the catalog. */
+  private static final Duration FRESH = IcebergConfig.DEFAULT_CACHE_FRESH;
+
+  /** Loads of one burst: all of them, and those within {@link #FRESH} of the first. */
+  private record Loads(long total, long firstWindow) {}
+
   /** REST loadTable calls caused by {@code n} concurrent GetFlightInfo on a new cold table. */
-  private static long loads(BenchContext context, LakeStack l, int n) throws Exception {
+  private static Loads loads(BenchContext context, LakeStack l, int n) throws Exception {
     String table = l.coldIcebergTable();
     long before = l.loadTableCalls(table);
-    context
-        .clients()
-        .run(
-            new ClientSpec(
-                0,
-                1,
-                l.token(),
-                List.of(
-                    new Group(
-                        "p6",
-                        n,
-                        List.of(
-                            Side.of(
-                                "lake",
-                                Kind.FLIGHT_SQL_INFO,
-                                l.uri(),
-                                "SELECT count(*) FROM " + table))))));
-    return l.loadTableCalls(table) - before;
+    LongSupplier count = () -> l.loadTableCalls(table) - before;
+    AtomicLong firstWindow = new AtomicLong(-1);
+    Thread watcher = new Thread(() -> watchFirstWindow(count, firstWindow), "p6-window");
+    watcher.setDaemon(true);
+    watcher.start();
+    try {
+      context
+          .clients()
+          .run(
+              new ClientSpec(
+                  0,
+                  1,
+                  l.token(),
+                  List.of(
+                      new Group(
+                          "p6",
+                          n,
+                          List.of(
+                              Side.of(
+                                  "lake",
+                                  Kind.FLIGHT_SQL_INFO,
+                                  l.uri(),
+                                  "SELECT count(*) FROM " + table))))));
+    } finally {
+      watcher.interrupt();
+      watcher.join();
+    }
+    long total = count.getAsLong();
+    // a burst that ended within the window: every load it made counts
+    return new Loads(total, firstWindow.get() < 0 ? total : firstWindow.get());
   }
+
+  /**
+   * Polls {@code count} until the first load, then records the count just before {@link #FRESH}
+   * after it (when a background refresh may start) in {@code result}; stops early when interrupted
+   * (the burst ended), leaving {@code result} at -1.
+   */
+  private static void watchFirstWindow(LongSupplier count, AtomicLong result) {
+    try {
+      while (count.getAsLong() == 0) {
+        Thread.sleep(POLL_MILLIS);
+      }
+      Thread.sleep(FRESH.toMillis() - POLL_MILLIS);
+      result.set(count.getAsLong());
+    } catch (InterruptedException e) {
+      // the burst ended first
+    }
+  }
+
+  private static final long POLL_MILLIS = 20;
 }
