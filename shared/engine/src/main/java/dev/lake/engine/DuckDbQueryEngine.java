@@ -8,7 +8,6 @@ import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
-import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
@@ -205,63 +204,27 @@ public final class DuckDbQueryEngine implements QueryEngine {
       pool.close();
       throw e;
     }
-    Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
     // the pool lease ends with the execution, after its connection closed
     List<AutoCloseable> leases = new ArrayList<>(List.of(pool));
-    Map<TableRef, String> cachedNames = new LinkedHashMap<>();
     ExecutionAccounting accounting = new ExecutionAccounting(pool.pool().gauge());
-    Map<TableRef, String> fileScans = new LinkedHashMap<>();
-    SnapshotCache snapshotCache = pool.pool().snapshotCache();
-    try {
-      // EXPLAIN reads no data, so it never uses or makes a copy
-      if (snapshotCache != null && query.kind() == AdmittedQuery.Kind.SELECT) {
-        CachedInputs.acquire(
-            snapshotCache,
+    TableInputs.Gathered inputs =
+        TableInputs.gather(
             query,
             snapshots,
             plan,
-            plans::resolveReader,
+            plans,
+            pool.pool().snapshotCache(),
             config,
+            child,
             leases,
-            cachedNames,
-            accounting.scanned());
-      }
-      for (TableRef ref : query.tables()) {
-        if (!cachedNames.containsKey(ref)) {
-          Snapshot snapshot = snapshots.resolve(ref);
-          TableReader reader = plans.resolveReader(snapshot);
-          if (reader instanceof FileScanSource source) {
-            Optional<FileScanSource.FileScan> scan =
-                source.fileScan(ref, snapshot, plan.request(ref));
-            if (scan.isPresent()) {
-              leases.addAll(scan.get().leases());
-              fileScans.put(ref, scan.get().sql());
-              accounting.scanned().addAndGet(scan.get().bytes());
-              continue;
-            }
-          }
-          List<ArrowReader> scans = new ArrayList<>();
-          for (ArrowReader r : reader.scan(ref, snapshot, plan.request(ref), child)) {
-            scans.add(new CountingReader(child, r, accounting.scanned(), Long.MAX_VALUE));
-          }
-          inputs.put(ref, scans);
-        }
-      }
-    } catch (RuntimeException e) {
-      for (List<ArrowReader> list : inputs.values()) {
-        list.forEach(DuckDbExecution::closeQuietly);
-      }
-      leases.forEach(DuckDbExecution::closeQuietly);
-      child.close();
-      throw e;
-    }
+            accounting);
     return open(
         pool.pool(),
         query,
         plan,
-        new QueryInputs.Sources(inputs, fileScans),
+        inputs.sources(),
         leases,
-        cachedNames,
+        inputs.cachedNames(),
         parameters,
         child,
         "lake_q0",
@@ -396,12 +359,12 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return Optional.of(parquet);
   }
 
-  /** Releases DuckDB, the Parquet codec and the plan allocator once; a second call does nothing. */
   /** How many execution deadlines are waiting to fire (tests: finished statements leave none). */
   int pendingDeadlines() {
     return deadlines.pending();
   }
 
+  /** Releases DuckDB, the Parquet codec and the plan allocator once; a second call does nothing. */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
