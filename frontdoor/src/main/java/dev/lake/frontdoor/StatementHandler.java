@@ -169,7 +169,7 @@ final class StatementHandler {
     JsonNode payload = sealer.unseal(sealed, TicketKind.STATEMENT, principal);
     StatementTicket ticket = StatementTicket.fromJson(payload);
     String digest = digest(sealed);
-    notes.query(digest.substring(0, QUERY_ID_CHARS));
+    notes.query(queryIdOf(digest));
     notes.snapshots(ticket.snapshots());
     // defense in depth: the sealed text passed admission when sealed; admit it again so this
     // replica's rules apply and the sealed tables are exactly the statement's tables
@@ -306,7 +306,12 @@ final class StatementHandler {
    * GetFlightInfo that sealed a ticket and every DoGet redeeming it share one id.
    */
   static String queryId(byte[] sealed) {
-    return digest(sealed).substring(0, QUERY_ID_CHARS);
+    return queryIdOf(digest(sealed));
+  }
+
+  /** The query id within a ticket's {@link #digest}. */
+  private static String queryIdOf(String digest) {
+    return digest.substring(0, QUERY_ID_CHARS);
   }
 
   private static final int QUERY_ID_CHARS = 16;

@@ -1,6 +1,7 @@
 package dev.lake.core;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,7 +31,7 @@ public interface TableResolver {
    * may run them concurrently. Throws the failure of the first table (in {@code sealed}'s order)
    * whose check failed. The default checks one after another.
    */
-  default void verifyAll(java.util.Map<TableRef, Snapshot> sealed) {
+  default void verifyAll(Map<TableRef, Snapshot> sealed) {
     sealed.forEach(this::verify);
   }
 
@@ -40,7 +41,7 @@ public interface TableResolver {
    * #verifyAll} would have thrown. The default checks now, on the calling thread, and throws a
    * failure at once (so nothing executes).
    */
-  default Verification startVerifyAll(java.util.Map<TableRef, Snapshot> sealed) {
+  default Verification startVerifyAll(Map<TableRef, Snapshot> sealed) {
     verifyAll(sealed);
     return Verification.passed();
   }

@@ -2,9 +2,7 @@ package dev.lake.engine;
 
 import dev.lake.core.QueryStats;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -63,16 +61,7 @@ final class ExecutionAccounting {
    * @param peakBytes the execution's peak Arrow memory (inputs and result batches)
    */
   QueryStats stats(long peakBytes) {
-    EngineGauge.Sample s;
-    try {
-      s = sample.get(SAMPLE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      s = EngineGauge.Sample.NONE;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      s = EngineGauge.Sample.NONE;
-    }
-    return stats(peakBytes, s);
+    return statsLater(peakBytes).join(); // completes within SAMPLE_WAIT_MILLIS, never fails
   }
 
   /**
@@ -91,10 +80,6 @@ final class ExecutionAccounting {
               return new QueryStats(
                   scannedNow, resultNow, peakBytes, landed.memoryBytes(), landed.spillBytes());
             });
-  }
-
-  private QueryStats stats(long peakBytes, EngineGauge.Sample s) {
-    return new QueryStats(scanned.get(), result.get(), peakBytes, s.memoryBytes(), s.spillBytes());
   }
 
   /** Arrow buffer bytes of a batch (the same measure as the front door's egress). */
