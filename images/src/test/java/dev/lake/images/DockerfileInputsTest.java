@@ -36,17 +36,21 @@ class DockerfileInputsTest {
   }
 
   @Test
-  void frontDoorDockerfile_setsTheGlibcMallocSettingsOfBinLake() throws IOException {
-    // the image and bin/lake run the front door with the same settings (docs/operations-config.md)
+  void frontDoorDockerfile_setsTheGlibcMallocSettingsOfBinLakeAndTheBenchServer()
+      throws IOException {
+    // the image, bin/lake and the bench's server JVM run the front door with the same settings
+    // (docs/operations-config.md, docs/bench.md), so the bench measures what ships
     String dockerfile = Files.readString(ROOT.resolve("frontdoor/Dockerfile"));
     String binLake = Files.readString(ROOT.resolve("bin/lake"));
+    String benchRun = Files.readString(ROOT.resolve("bench/run.sh"));
     for (String setting :
         List.of("MALLOC_TRIM_THRESHOLD_=268435456", "MALLOC_MMAP_THRESHOLD_=67108864")) {
       assertThat(dockerfile).contains(setting);
       String[] nameValue = setting.split("=");
-      assertThat(binLake)
-          .contains(
-              "export " + nameValue[0] + "=\"${" + nameValue[0] + ":-" + nameValue[1] + "}\"");
+      String export =
+          "export " + nameValue[0] + "=\"${" + nameValue[0] + ":-" + nameValue[1] + "}\"";
+      assertThat(binLake).contains(export);
+      assertThat(benchRun).contains(export);
     }
   }
 
