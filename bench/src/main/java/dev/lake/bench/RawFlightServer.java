@@ -11,6 +11,7 @@ import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.NoOpFlightProducer;
@@ -143,39 +144,46 @@ final class RawFlightServer implements AutoCloseable {
 
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
-      Dataset d = find(ticket.getBytes());
-      Object ready = new Object();
-      listener.setOnReadyHandler(
-          () -> {
-            synchronized (ready) {
-              ready.notifyAll();
-            }
-          });
-      try (VectorSchemaRoot root = VectorSchemaRoot.create(d.schema(), allocator)) {
-        VectorLoader loader = new VectorLoader(root);
-        listener.start(root);
-        for (ArrowRecordBatch batch : d.batches()) {
-          awaitReady(listener, ready);
-          if (listener.isCancelled()) {
-            return;
-          }
-          loader.load(batch);
-          listener.putNext();
-        }
-        listener.completed();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        listener.error(CallStatus.CANCELLED.withDescription("interrupted").toRuntimeException());
-      }
+      stream(find(ticket.getBytes()), allocator, listener);
     }
+  }
 
-    /** Back-pressure: a wait that re-checks {@code isReady} so a missed wake-up costs ≤ 5 ms. */
-    private static void awaitReady(ServerStreamListener listener, Object ready)
-        throws InterruptedException {
-      synchronized (ready) {
-        while (!listener.isReady() && !listener.isCancelled()) {
-          ready.wait(5);
+  /**
+   * Streams {@code d}'s batches to {@code listener} as the floor servers do: one root, each batch
+   * loaded and sent when the call is ready (back-pressure), then the status.
+   */
+  static void stream(Dataset d, BufferAllocator allocator, ServerStreamListener listener) {
+    Object ready = new Object();
+    listener.setOnReadyHandler(
+        () -> {
+          synchronized (ready) {
+            ready.notifyAll();
+          }
+        });
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(d.schema(), allocator)) {
+      VectorLoader loader = new VectorLoader(root);
+      listener.start(root);
+      for (ArrowRecordBatch batch : d.batches()) {
+        awaitReady(listener, ready);
+        if (listener.isCancelled()) {
+          return;
         }
+        loader.load(batch);
+        listener.putNext();
+      }
+      listener.completed();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      listener.error(CallStatus.CANCELLED.withDescription("interrupted").toRuntimeException());
+    }
+  }
+
+  /** Back-pressure: a wait that re-checks {@code isReady} so a missed wake-up costs ≤ 5 ms. */
+  private static void awaitReady(ServerStreamListener listener, Object ready)
+      throws InterruptedException {
+    synchronized (ready) {
+      while (!listener.isReady() && !listener.isCancelled()) {
+        ready.wait(5);
       }
     }
   }

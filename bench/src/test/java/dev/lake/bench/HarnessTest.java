@@ -50,6 +50,14 @@ class HarnessTest {
     assertThat(results)
         .filteredOn(r -> r.id().equals("P4"))
         .allMatch(r -> r.status() == Result.Status.MEASURED);
+    // AND P1 measures the JDBC driver against raw Flight and against its own floor
+    assertThat(results)
+        .filteredOn(r -> r.id().equals("P1"))
+        .extracting(Result::variant)
+        .containsExactly("vs-raw-flight", "vs-duckdb", "jdbc-vs-raw-flight", "jdbc-vs-jdbc-floor");
+    assertThat(results)
+        .filteredOn(r -> r.id().equals("P1"))
+        .allMatch(r -> r.status() == Result.Status.MEASURED);
     // AND results.jsonl holds one parseable line per result
     List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
     assertThat(lines).hasSize(results.size());
