@@ -234,8 +234,11 @@ final class ResultStreamer implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the execution and everything held, then stops counting the stream: {@link #active()}
+   * drops only once its admission slot is free again, so "no active stream" means "nothing held".
+   */
   private void finish(Running entry, List<? extends AutoCloseable> held) {
-    running.remove(entry);
     try {
       entry.execution().close();
     } finally {
@@ -246,6 +249,7 @@ final class ResultStreamer implements AutoCloseable {
           // a permit or reader that fails to close has nothing left to release
         }
       }
+      running.remove(entry);
     }
   }
 
@@ -261,7 +265,10 @@ final class ResultStreamer implements AutoCloseable {
     return n;
   }
 
-  /** Streams currently held by this replica (for tests and metrics). */
+  /**
+   * Streams currently held by this replica, until their execution and admission slot are released
+   * (for tests and metrics).
+   */
   int active() {
     return running.size();
   }
