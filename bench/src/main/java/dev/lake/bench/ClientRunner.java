@@ -1,7 +1,6 @@
 package dev.lake.bench;
 
 import dev.lake.bench.ClientSpec.Outcome;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,21 +33,11 @@ final class ClientRunner {
     Path log = workDir.resolve("client.log");
     try {
       ClientLoop.JSON.writeValue(specFile.toFile(), spec);
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       ProcessBuilder builder =
-          new ProcessBuilder(
-              List.of(
-                  java,
-                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                  "-Xmx2g",
-                  "-XX:MaxDirectMemorySize=4g",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  ClientLoop.class.getName(),
-                  specFile.toString(),
-                  outcomeFile.toString()));
-      // glibc malloc settings are the server's (bin/lake, bench/run.sh); a client runs without them
-      builder.environment().keySet().removeIf(ClientRunner::isMallocSetting);
+          ChildJvm.builder(
+              List.of("-Xmx2g", "-XX:MaxDirectMemorySize=4g"),
+              ClientLoop.class,
+              List.of(specFile.toString(), outcomeFile.toString()));
       Process p =
           builder
               .redirectErrorStream(true)
@@ -60,21 +49,12 @@ final class ClientRunner {
       }
       if (p.exitValue() != 0) {
         throw new IllegalStateException(
-            "client JVM failed (exit " + p.exitValue() + "): " + tail(log));
+            "client JVM failed (exit " + p.exitValue() + "): " + ChildJvm.tail(log));
       }
       return ClientLoop.JSON.readValue(outcomeFile.toFile(), Outcome.class);
     } finally {
       Files.deleteIfExists(specFile);
       Files.deleteIfExists(outcomeFile);
     }
-  }
-
-  static boolean isMallocSetting(String variable) {
-    return variable.startsWith("MALLOC_") || variable.equals("GLIBC_TUNABLES");
-  }
-
-  private static String tail(Path log) throws IOException {
-    List<String> lines = Files.readAllLines(log);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
   }
 }

@@ -3,41 +3,38 @@ package dev.lake.bench;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
 import dev.lake.iceberg.IcebergFilesConfig;
-import dev.lake.iceberg.demo.RestCatalogFixture;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The Iceberg side of the bench: Iceberg's own REST catalog server (lake-iceberg-demo fixture, a
  * SQLite catalog kept in the data cache so tables are written once per scale factor) with the TPC-H
- * table set, and lake's federation connected to it. The fixture counts REST requests.
+ * table set, in a JVM of its own ({@link RestCatalogProcess}), and lake's federation in this JVM
+ * connected to it. The catalog's process counts REST requests.
  */
 final class IcebergPart implements AutoCloseable {
   static final String COLD_NAMESPACE = "bench_cold";
 
-  private final RestCatalogFixture fixture;
+  private final RestCatalogProcess catalog;
   private final IcebergFederation federation;
   private final AtomicInteger coldTables = new AtomicInteger();
   private final long runId = System.currentTimeMillis();
-  private final Path parquet;
 
-  private IcebergPart(RestCatalogFixture fixture, IcebergFederation federation, Path parquet) {
-    this.fixture = fixture;
+  private IcebergPart(RestCatalogProcess catalog, IcebergFederation federation) {
+    this.catalog = catalog;
     this.federation = federation;
-    this.parquet = parquet;
   }
 
   /**
    * Starts the catalog over {@code dataDir/iceberg-one-file-per-table} and writes the TPC-H tables
-   * from the Parquet baseline files in {@code parquet} when missing. (The directory name changes
-   * with the layout, so a cache of an older layout is never read: {@code iceberg/} held GZIP files
-   * with one 500,000-row group each, {@code iceberg-baseline-layout/} four row groups per file.)
+   * from the Parquet baseline files in {@code parquet} when missing; the catalog JVM's log is
+   * {@code workDir/rest-catalog.log}. (The directory name changes with the layout, so a cache of an
+   * older layout is never read: {@code iceberg/} held GZIP files with one 500,000-row group each,
+   * {@code iceberg-baseline-layout/} four row groups per file.)
    */
-  static IcebergPart start(Path dataDir, Path parquet, BufferAllocator allocator) throws Exception {
+  static IcebergPart start(Path dataDir, Path parquet, Path workDir, BufferAllocator allocator)
+      throws Exception {
     // Iceberg 1.11 registers its file-format models in FormatModelRegistry's static initializer,
     // by reflection through the thread's context class loader. If the first touch happens on a
     // DuckDB scan thread (attached from native code, no context class loader), registration
@@ -45,13 +42,12 @@ final class IcebergPart implements AutoCloseable {
     // PARQUET". Initialize it here on a normal Java thread. (Reported to lake-iceberg.)
     Class.forName(
         "org.apache.iceberg.formats.FormatModelRegistry", true, IcebergPart.class.getClassLoader());
-    Path dir = dataDir.resolve("iceberg-one-file-per-table");
-    Path warehouse = dir.resolve("warehouse");
-    Files.createDirectories(warehouse);
-    RestCatalogFixture fixture =
-        RestCatalogFixture.start(dir, warehouse.toString(), Map.of(), 0, Optional.empty());
+    RestCatalogProcess catalog =
+        RestCatalogProcess.start(
+            dataDir.resolve("iceberg-one-file-per-table"),
+            parquet,
+            workDir.resolve("rest-catalog.log"));
     try {
-      TpchIceberg.ensure(fixture.backend(), parquet);
       // Direct reads (DuckDB's own Parquet reader over the pinned plan's files) are the default;
       // LAKE_BENCH_ICEBERG_DIRECT=false measures Iceberg's generic reader instead.
       boolean direct =
@@ -59,12 +55,12 @@ final class IcebergPart implements AutoCloseable {
       IcebergFederation federation =
           IcebergFederation.connect(
               IcebergConfig.fromFlags(
-                  fixture.uri().toString(), null, TpchIceberg.NAMESPACE + "," + COLD_NAMESPACE),
+                  catalog.uri().toString(), null, TpchIceberg.NAMESPACE + "," + COLD_NAMESPACE),
               direct ? IcebergFilesConfig.defaults() : IcebergFilesConfig.genericOnly(),
               allocator);
-      return new IcebergPart(fixture, federation, parquet);
+      return new IcebergPart(catalog, federation);
     } catch (Exception | Error e) {
-      fixture.close();
+      catalog.close();
       throw e;
     }
   }
@@ -76,13 +72,13 @@ final class IcebergPart implements AutoCloseable {
   /** A new tiny table in {@link #COLD_NAMESPACE}, created through the backend (not counted). */
   String coldTable() {
     String name = "nation_" + runId + "_" + coldTables.incrementAndGet();
-    TpchIceberg.createNation(fixture.backend(), COLD_NAMESPACE, name, parquet);
+    catalog.createNation(COLD_NAMESPACE, name);
     return "iceberg." + COLD_NAMESPACE + "." + name;
   }
 
   long loadTableCalls(String qualified) {
     String[] parts = qualified.split("\\.");
-    return fixture.loadTableRequests(parts[1], parts[2]);
+    return catalog.loadTableRequests(parts[1], parts[2]);
   }
 
   @Override
@@ -90,7 +86,7 @@ final class IcebergPart implements AutoCloseable {
     try {
       federation.close();
     } finally {
-      fixture.close();
+      catalog.close();
     }
   }
 }

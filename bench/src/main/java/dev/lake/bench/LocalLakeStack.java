@@ -95,7 +95,10 @@ final class LocalLakeStack implements LakeStack {
       if (LakeStacks.present("dev.lake.iceberg.IcebergFederation")
           && LakeStacks.present("dev.lake.iceberg.demo.RestCatalogFixture")) {
         start = System.nanoTime();
-        iceberg = Optional.of(IcebergPart.start(dataDir, context.parquet(), allocator));
+        iceberg =
+            Optional.of(
+                IcebergPart.start(
+                    dataDir, context.parquet(), config.out().resolve("work"), allocator));
         context.note(
             "iceberg data and REST catalog ready in %.1f s", (System.nanoTime() - start) / 1e9);
         catalogs.add(
