@@ -12,7 +12,8 @@ import java.util.Set;
  *
  * @param scaleFactor TPC-H scale factor (default 1; quick runs use 0.1; 0.001 - 100)
  * @param warmups untimed rounds a group always gets before measuring (default 3, 0 - 1000); warm-up
- *     then continues until the medians settle or a time cap passes ({@link #warmup(boolean)})
+ *     then continues until the medians settle or a time cap passes ({@link #warmup(boolean)}); 0 =
+ *     no warm-up at all, cold figures (the harness test checks plumbing, not timings)
  * @param iterations timed runs per side, interleaved across sides (default 15, 1 - 10000)
  * @param out directory for results.jsonl, report.md and chart.svg
  * @param cacheDir where generated data is kept per scale factor and reused
@@ -102,12 +103,13 @@ public record BenchConfig(
   }
 
   /**
-   * Minimum warm-up rounds for millisecond-scale requests (P1): {@code 10 × warmups}, at least 200.
-   * HotSpot compiles by invocation counts, not time: in a P1 trace at load 9 lake's median stepped
-   * from 20 to 12 ms between rounds 150 and 250 after a plateau that looked settled at round 100.
+   * Minimum warm-up rounds for millisecond-scale requests (P1): {@code 10 × warmups}, at least 200
+   * (none with {@code warmups == 0}). HotSpot compiles by invocation counts, not time: in a P1
+   * trace at load 9 lake's median stepped from 20 to 12 ms between rounds 150 and 250 after a
+   * plateau that looked settled at round 100.
    */
   public int smallWarmups() {
-    return Math.max(SMALL_WARMUP_ROUNDS, warmups * 10);
+    return warmups == 0 ? 0 : Math.max(SMALL_WARMUP_ROUNDS, warmups * 10);
   }
 
   /**
@@ -117,9 +119,13 @@ public record BenchConfig(
    * (60 s); big requests (P2-P4) compare windows of at least 3 runs within 10 %, capped at 3 s
    * (full runs: at least 2 s, cap 20 s). A cap applies only once two windows ran (at the latest at
    * 3× the cap), so an SF 1 round of 5-10 s still gets its medians compared. A fixed number of
-   * warm-up runs left both sides of a fresh JVM cold, which moved the ratios with the count.
+   * warm-up runs left both sides of a fresh JVM cold, which moved the ratios with the count. With
+   * {@code warmups == 0} there is no warm-up at all ({@link ClientSpec.Warmup#FIXED}).
    */
   public ClientSpec.Warmup warmup(boolean small) {
+    if (warmups == 0) {
+      return ClientSpec.Warmup.FIXED;
+    }
     boolean quick = groupBudgetMillis() > 0;
     if (small) {
       return quick

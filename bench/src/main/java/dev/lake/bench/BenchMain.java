@@ -45,7 +45,7 @@ public final class BenchMain implements Callable<Integer> {
       names = "--warmups",
       description =
           "Minimum warm-up rounds (default 3; 1 quick); warm-up then runs until the medians"
-              + " settle or its time cap passes.")
+              + " settle or its time cap passes. 0 = no warm-up at all (cold figures).")
   Integer warmups;
 
   @Option(

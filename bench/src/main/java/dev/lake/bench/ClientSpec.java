@@ -72,8 +72,11 @@ public record ClientSpec(
 
   /** The warm-up a group actually got: rounds, milliseconds, and whether its medians settled. */
   public record WarmupUsed(int rounds, long millis, boolean stable) {
-    /** E.g. {@code warm-up 14 rounds / 3.2 s (median stable)}. */
+    /** E.g. {@code warm-up 14 rounds / 3.2 s (median stable)}; {@code no warm-up (cold)}. */
     public String describe() {
+      if (rounds == 0) {
+        return "no warm-up (cold)";
+      }
       return String.format(
           java.util.Locale.ROOT,
           "warm-up %d rounds / %.1f s (%s)",

@@ -78,11 +78,14 @@ final class Report {
     s.append(
         String.format(
             Locale.ROOT,
-            "TPC-H scale factor %s · warm-up of at least %d rounds, then until the medians settle"
-                + " (each note gives the warm-up used) · up to %d timed runs per side,"
-                + " interleaved · client %s\n\n",
+            "TPC-H scale factor %s · %s · up to %d timed runs per side, interleaved · client"
+                + " %s\n\n",
             trim(config.scaleFactor()),
-            config.warmups(),
+            config.warmups() == 0
+                ? "no warm-up (--warmups 0: cold figures, a plumbing check)"
+                : "warm-up of at least "
+                    + config.warmups()
+                    + " rounds, then until the medians settle (each note gives the warm-up used)",
             config.iterations(),
             config.forkClient() ? "in a separate JVM" : "in the server JVM"));
     s.append("## Machine\n\n| | |\n|---|---|\n");

@@ -78,4 +78,19 @@ class BenchConfigTest {
     assertThat(full.warmup(true).minMillis()).isEqualTo(15_000);
     assertThat(full.warmup(false).maxMillis()).isEqualTo(20_000);
   }
+
+  @Test
+  void warmupsZero_meansNoWarmUpAtAll_evenForSmallRequests() {
+    // GIVEN a configuration asking for no warm-up rounds (the harness test's)
+    BenchConfig cold = new BenchConfig(0.01, 0, 1, OUT, CACHE, Set.of(), false, 0, 50);
+
+    // WHEN/THEN neither the 200 small-request rounds nor the time-based rule apply
+    assertThat(cold.smallWarmups()).isZero();
+    assertThat(cold.warmup(true)).isEqualTo(ClientSpec.Warmup.FIXED);
+    assertThat(cold.warmup(false)).isEqualTo(ClientSpec.Warmup.FIXED);
+    // AND one warm-up round keeps both
+    BenchConfig warm = new BenchConfig(0.01, 1, 1, OUT, CACHE, Set.of(), false, 0, 50);
+    assertThat(warm.smallWarmups()).isEqualTo(BenchConfig.SMALL_WARMUP_ROUNDS);
+    assertThat(warm.warmup(true).maxMillis()).isPositive();
+  }
 }
