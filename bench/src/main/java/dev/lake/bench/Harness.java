@@ -34,14 +34,19 @@ public final class Harness {
         titles.add(metric.id() + ": " + metric.title());
         long start = System.nanoTime();
         context.note("%s: %s", metric.id(), metric.title());
+        // every figure says under which load it was measured (this machine kind is shared)
+        String loadBefore = MachineInfo.oneMinuteLoad();
+        List<Result> these;
         try {
-          results.addAll(metric.run(context));
+          these = metric.run(context);
         } catch (Exception | Error e) {
           String message = e.getClass().getSimpleName() + ": " + e.getMessage();
           context.note("%s failed: %s", metric.id(), message);
           e.printStackTrace();
-          results.add(Result.failed(metric.id(), "all", "", message));
+          these = List.of(Result.failed(metric.id(), "all", "", message));
         }
+        String load = "load " + loadBefore + " → " + MachineInfo.oneMinuteLoad();
+        these.forEach(r -> results.add(r.withNote(load)));
         context.note("%s done in %.1f s", metric.id(), (System.nanoTime() - start) / 1e9);
       }
       Report.write(config, machine, titles, results, context.log(), stdout);

@@ -51,6 +51,11 @@ final class MachineInfo {
     }
   }
 
+  /** The 1-minute load average, e.g. {@code 2.61}, or {@code unknown}. */
+  static String oneMinuteLoad() {
+    return loadAverage().split(" ")[0];
+  }
+
   private static Optional<String> procLine(Path file, String key) {
     try {
       for (String line : Files.readAllLines(file)) {

@@ -115,6 +115,22 @@ public record Result(
         message);
   }
 
+  /** This result with {@code more} appended to its note ({@code "; "} between). */
+  public Result withNote(String more) {
+    return new Result(
+        id,
+        variant,
+        status,
+        lake,
+        lakeP95,
+        baseline,
+        baselineP95,
+        unit,
+        baselineLabel,
+        higherIsBetter,
+        note.isEmpty() ? more : note + "; " + more);
+  }
+
   /**
    * lake / baseline (medians); read it with {@link #higherIsBetter}: for times a ratio above 1 is
    * lake's overhead, for throughputs a ratio below 1 is the share of the limit lake reaches. Empty

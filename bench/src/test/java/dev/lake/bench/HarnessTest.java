@@ -66,6 +66,9 @@ class HarnessTest {
       JsonNode n = JSON.readTree(line);
       assertThat(n.get("id").asText()).isIn(BenchConfig.METRIC_IDS);
       assertThat(n.get("unit").asText()).isNotEmpty();
+      assertThat(n.get("note").asText())
+          .as("the load it ran under")
+          .containsPattern("load \\S+ → \\S+$");
       assertThat(n.has("lake") && n.has("baseline") && n.has("ratio") && n.has("p95")).isTrue();
       if (n.get("status").asText().equals("measured")) {
         measured.add(n);
