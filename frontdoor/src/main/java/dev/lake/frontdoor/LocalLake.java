@@ -3,11 +3,14 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.Grant;
+import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
 import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
+import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
+import dev.lake.engine.SnapshotCacheStats;
 import dev.lake.lance.demo.TpchDemo;
 import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
@@ -141,6 +144,7 @@ final class LocalLake implements AutoCloseable {
   private final Layout layout;
   private final Registry registry;
   private final Optional<DurableTier> durable;
+  private final QueryEngine engine;
 
   private LocalLake(
       BufferAllocator allocator,
@@ -149,8 +153,10 @@ final class LocalLake implements AutoCloseable {
       String token,
       Layout layout,
       Registry registry,
-      Optional<DurableTier> durable) {
+      Optional<DurableTier> durable,
+      QueryEngine engine) {
     this.durable = durable;
+    this.engine = engine;
     this.allocator = allocator;
     this.components = components;
     this.server = server;
@@ -232,7 +238,14 @@ final class LocalLake implements AutoCloseable {
               CallObserver.quiet(),
               limits.flightExecutor());
       return new LocalLake(
-          runtime.allocator(), components, server, token, layout, registry, durable);
+          runtime.allocator(),
+          components,
+          server,
+          token,
+          layout,
+          registry,
+          durable,
+          runtime.engine());
     } catch (RuntimeException e) {
       durable.ifPresent(DurableTier::close);
       if (components != null) {
@@ -262,6 +275,11 @@ final class LocalLake implements AutoCloseable {
 
   Registry registry() {
     return registry;
+  }
+
+  /** The engine's snapshot-cache counters (tests: whether copies were made and served). */
+  SnapshotCacheStats snapshotCacheStats() {
+    return ((DuckDbQueryEngine) engine).snapshotCacheStats();
   }
 
   BufferAllocator allocator() {

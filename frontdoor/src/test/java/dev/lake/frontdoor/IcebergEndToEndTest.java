@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,6 +78,7 @@ class IcebergEndToEndTest {
                 .port(0)
                 .token(Optional.of("iceberg-token"))
                 .formatSettings(List.of(config))
+                .snapshotCacheBytes(64L << 20) // as bin/lake local runs it (a share of memory)
                 .build(),
             new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();
@@ -191,14 +193,50 @@ class IcebergEndToEndTest {
     // AND WHEN retention expires the sealed snapshot
     pinned.expireSnapshots().expireSnapshotId(sealedSnapshot).commit();
     // THEN DoGet fails closed and names the snapshot, never falling forward to the current one
+    assertNoLongerRetained(ticket, sealedSnapshot, "iceberg.demo.pinned");
+  }
+
+  private static void assertNoLongerRetained(Ticket ticket, long snapshot, String table) {
     assertThatThrownBy(() -> count(ticket))
         .isInstanceOf(FlightRuntimeException.class)
-        .hasMessageContaining(
-            "snapshot " + sealedSnapshot + " of iceberg.demo.pinned is no longer retained")
+        .hasMessageContaining("snapshot " + snapshot + " of " + table + " is no longer retained")
         .satisfies(
             e ->
                 assertThat(((FlightRuntimeException) e).status().code())
                     .isEqualTo(FlightStatusCode.NOT_FOUND));
+  }
+
+  @Test
+  void doGet_servedFromTheSnapshotCache_stillFailsClosed_afterExpiry() throws Exception {
+    // GIVEN a table whose snapshot is served from the engine's snapshot cache: distinct statements
+    // (result reuse answers a repeated one without executing) read it until a copy serves them
+    Table cached =
+        catalog.backend().createTable(TableIdentifier.of("demo", "cached"), DemoTables.NATION);
+    DemoTables.append(cached, DemoTables.nations(0, 10));
+    long sealedSnapshot = cached.currentSnapshot().snapshotId();
+    long hits = lake.snapshotCacheStats().hits();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    for (int k = 0; lake.snapshotCacheStats().hits() == hits; k++) {
+      assertThat(System.nanoTime()).as("served from a copy within 60 s").isLessThan(deadline);
+      assertThat(count(ticket("SELECT * FROM iceberg.demo.cached WHERE n_nationkey > " + (-1 - k))))
+          .isEqualTo(10);
+    }
+    // AND a ticket sealed at that snapshot, then a newer commit
+    Ticket sealed = ticket("SELECT * FROM iceberg.demo.cached WHERE n_nationkey < 100");
+    DemoTables.append(cached, DemoTables.nations(10, 25));
+    assertThat(count(sealed)).isEqualTo(10);
+
+    // WHEN retention expires the sealed snapshot in the catalog
+    cached.expireSnapshots().expireSnapshotId(sealedSnapshot).commit();
+
+    // THEN the DoGet fails closed although a copy of the snapshot is cached, naming the snapshot
+    assertNoLongerRetained(sealed, sealedSnapshot, "iceberg.demo.cached");
+    // AND a fresh query reads the current snapshot
+    assertThat(count(ticket("SELECT * FROM iceberg.demo.cached"))).isEqualTo(25);
+  }
+
+  private static Ticket ticket(String sql) {
+    return client.execute(sql, bearer("iceberg-token")).getEndpoints().get(0).getTicket();
   }
 
   @Test

@@ -18,8 +18,8 @@ final class CachedInputs {
   private CachedInputs() {}
 
   /**
-   * Leases copies of every table whose reader can probe its snapshots (Lance), all or none (see
-   * {@link SnapshotCache#acquireAll}); adds them to {@code leases} and {@code names} (table →
+   * Leases copies of every table whose reader can probe its snapshots (Lance, Iceberg), all or none
+   * (see {@link SnapshotCache#acquireAll}); adds them to {@code leases} and {@code names} (table →
    * copy).
    */
   static void acquire(
@@ -45,11 +45,7 @@ final class CachedInputs {
                 plan.columns(ref),
                 probe,
                 new SnapshotCache.Source(
-                    ref,
-                    reader,
-                    plan.schema(ref).getFields().stream().map(f -> f.getName()).toList(),
-                    config.batchSize(),
-                    config.scanParallelism())));
+                    ref, reader, plan.schema(ref), config.batchSize(), config.scanParallelism())));
       }
     }
     if (uses.isEmpty()) {

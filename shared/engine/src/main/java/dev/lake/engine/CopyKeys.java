@@ -3,7 +3,6 @@ package dev.lake.engine;
 import dev.lake.engine.SnapshotCache.Key;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /** How {@link SnapshotCache} relates copies of one snapshot by their column sets. */
@@ -11,9 +10,11 @@ final class CopyKeys {
   private CopyKeys() {}
 
   /**
-   * {@code key} with the columns of every copy of its snapshot in {@code cached}, in table order.
+   * {@code key} with the columns of every copy of its snapshot in {@code cached}, in the order of
+   * the {@code table}'s columns.
    */
-  static Key widen(Key key, List<String> tableColumns, Collection<Key> cached) {
+  static Key widen(
+      Key key, org.apache.arrow.vector.types.pojo.Schema table, Collection<Key> cached) {
     Set<String> wanted = new HashSet<>(key.columns());
     for (Key k : cached) {
       if (k.snapshot().equals(key.snapshot())) {
@@ -23,7 +24,9 @@ final class CopyKeys {
     if (wanted.size() == key.columns().size()) {
       return key;
     }
-    return new Key(key.snapshot(), tableColumns.stream().filter(wanted::contains).toList());
+    return new Key(
+        key.snapshot(),
+        table.getFields().stream().map(f -> f.getName()).filter(wanted::contains).toList());
   }
 
   /**

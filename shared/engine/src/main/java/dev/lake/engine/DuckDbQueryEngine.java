@@ -325,6 +325,22 @@ public final class DuckDbQueryEngine implements QueryEngine {
     return targets;
   }
 
+  /** The snapshot caches' counters over every pool (all zero with the cache off). */
+  public SnapshotCacheStats snapshotCacheStats() {
+    long copies = 0;
+    long hits = 0;
+    long bytes = 0;
+    for (int i = 0; i < pools.size(); i++) {
+      SnapshotCache c = pools.pool(i).snapshotCache();
+      if (c != null) {
+        copies += c.materializations();
+        hits += c.hits();
+        bytes += c.cachedBytes();
+      }
+    }
+    return new SnapshotCacheStats(copies, hits, bytes);
+  }
+
   /** The first pool's snapshot cache (where statements of one tenant run), or null; for tests. */
   SnapshotCache snapshotCacheForTest() {
     return pools.pool(0).snapshotCache();

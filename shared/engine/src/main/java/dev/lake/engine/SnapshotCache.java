@@ -28,6 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -52,13 +53,8 @@ final class SnapshotCache implements AutoCloseable {
   /** A cached copy: exactly {@code columns} (table order) of {@code snapshot}. */
   record Key(Snapshot snapshot, List<String> columns) {}
 
-  /** What a background copy reads: the table's reader and its columns in table order. */
-  record Source(
-      TableRef ref,
-      TableReader reader,
-      List<String> tableColumns,
-      int batchSize,
-      int parallelism) {}
+  /** What a background copy reads: the table's reader and schema (every column, table order). */
+  record Source(TableRef ref, TableReader reader, Schema schema, int batchSize, int parallelism) {}
 
   /** One materialized table; counted references (the cache holds one). */
   final class Table {
@@ -170,11 +166,11 @@ final class SnapshotCache implements AutoCloseable {
   record Use(Snapshot snapshot, List<String> columns, SnapshotProbe probe, Source source) {}
 
   /**
-   * Leased copies for every use (in order), or empty if any of them has none: then the query reads
-   * all its tables uncached, because a plan mixing copies (with statistics) and Arrow streams
-   * (estimated at ~1 row) can be far slower than either. A miss never waits: it counts a use of the
-   * snapshot and may queue a background copy. Throws {@code SNAPSHOT_GONE} if a version is gone.
-   * The caller releases the tables.
+   * Leased copies for every use (in order), or empty if any of them has none (or may not have one:
+   * {@link SnapshotProbe#cacheable}): then the query reads all its tables uncached, because a plan
+   * mixing copies (with statistics) and Arrow streams (estimated at ~1 row) can be far slower than
+   * either. A miss never waits: it counts a use of the snapshot and may queue a background copy.
+   * Throws {@code SNAPSHOT_GONE} if a version is gone. The caller releases the tables.
    */
   Optional<List<Table>> acquireAll(List<Use> uses) {
     List<Table> leased = new ArrayList<>();
@@ -210,6 +206,9 @@ final class SnapshotCache implements AutoCloseable {
       }
       throw e;
     }
+    if (!use.probe().cacheable(use.source().ref(), snapshot)) {
+      return Optional.empty(); // never copied: the query reads uncached
+    }
     Key key = new Key(snapshot, List.copyOf(use.columns()));
     for (int attempt = 0; attempt < 2; attempt++) {
       Table table = covering(key);
@@ -236,7 +235,7 @@ final class SnapshotCache implements AutoCloseable {
     }
     // the union with the columns already cached for this snapshot, so one copy per snapshot
     // converges to its hot columns (the narrower copies then go)
-    Key wide = CopyKeys.widen(key, source.tableColumns(), tables.asMap().keySet());
+    Key wide = CopyKeys.widen(key, source.schema(), tables.asMap().keySet());
     Key target = mayFit(wide) ? wide : key;
     try {
       fills.execute(() -> fill(key, target, source));

@@ -1,6 +1,7 @@
 package dev.lake.engine;
 
 import dev.lake.core.ErrorCode;
+import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import java.sql.SQLException;
@@ -8,6 +9,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
@@ -17,7 +19,10 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Copies one snapshot projection into a native DuckDB table of schema {@code lake_cache} for {@link
- * SnapshotCache}, counting (and reserving through {@code reserve}) the Arrow bytes it reads.
+ * SnapshotCache}, counting (and reserving through {@code reserve}) the Arrow bytes it reads. A
+ * snapshot its reader can read as a file scan ({@link FileScanSource}, Iceberg) is copied by DuckDB
+ * from the files ({@link FileScanCopy}: measured first, then reserved whole); others through the
+ * reader's Arrow streams.
  */
 final class SnapshotCopier {
   private final DuckDBConnection database;
@@ -45,6 +50,16 @@ final class SnapshotCopier {
     String name = SnapshotCache.SCHEMA + ".lake_c" + ids.incrementAndGet();
     ScanRequest request =
         new ScanRequest(key.columns(), List.of(), source.batchSize(), source.parallelism());
+    if (source.reader() instanceof FileScanSource files) {
+      Optional<FileScanCopy.Measure> measure = FileScanCopy.measure(source.schema(), key.columns());
+      Optional<FileScanSource.FileScan> scan =
+          measure.isEmpty()
+              ? Optional.empty()
+              : files.fileScan(source.ref(), key.snapshot(), request);
+      if (scan.isPresent()) {
+        return copyFiles(name, measure.get(), scan.get(), cache, maxBytes);
+      }
+    }
     BufferAllocator child = allocator.newChildAllocator("cache-" + name, 0, Long.MAX_VALUE);
     AtomicLong bytes = new AtomicLong(); // read, including a batch that crossed maxBytes
     AtomicLong reserved = new AtomicLong(); // reserved: the batches within maxBytes
@@ -96,6 +111,40 @@ final class SnapshotCopier {
     }
     materializations.incrementAndGet();
     return cache.new Table(name, bytes.get());
+  }
+
+  /**
+   * {@link #copy} of a file scan: measures it, then (if it fits {@code maxBytes}) reserves its
+   * bytes and creates the table; the scan's leases end with the copy.
+   */
+  private SnapshotCache.Table copyFiles(
+      String name,
+      FileScanCopy.Measure measure,
+      FileScanSource.FileScan scan,
+      SnapshotCache cache,
+      long maxBytes) {
+    long reserved = 0;
+    long bytes;
+    try (java.sql.Connection c = database.duplicate();
+        Statement st = c.createStatement()) {
+      running = st;
+      bytes = measure.bytes(st, scan.sql());
+      if (bytes > maxBytes) {
+        return null;
+      }
+      reserve.accept(bytes);
+      reserved = bytes;
+      st.execute(FileScanCopy.create(name, scan.sql()));
+    } catch (SQLException e) {
+      drop(name);
+      throw new LakeException(ErrorCode.QUERY_FAILED, "Cannot cache the snapshot", e);
+    } finally {
+      running = null;
+      reserve.accept(-reserved);
+      scan.leases().forEach(DuckDbExecution::closeQuietly);
+    }
+    materializations.incrementAndGet();
+    return cache.new Table(name, bytes);
   }
 
   /** Interrupts the copy in flight, if any (it then fails and is dropped). */

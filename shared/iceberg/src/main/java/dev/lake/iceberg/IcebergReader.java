@@ -7,6 +7,7 @@ import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
+import dev.lake.core.SnapshotProbe;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.io.IOException;
@@ -38,7 +39,7 @@ import org.apache.iceberg.util.SnapshotUtil;
  * the pushable predicates, and splits the file tasks over up to {@code parallelism} Arrow streams.
  * A table with no snapshot yet reads as empty.
  */
-final class IcebergReader implements TableReader, FileScanSource {
+final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe {
   /** Highest table format version lake reads; newer ones fail closed. */
   static final int MAX_FORMAT_VERSION = 3;
 
@@ -71,6 +72,37 @@ final class IcebergReader implements TableReader, FileScanSource {
       return Optional.empty();
     }
     return direct.get().fileScan(ref, (IcebergSnapshot) snapshot, request, this);
+  }
+
+  /**
+   * The engine's check before it serves a snapshot-cache copy: the same one a direct read makes
+   * before it names the pinned files ({@link IcebergResolver#tableFor}: the table last loaded from
+   * the catalog must still be the sealed incarnation and retain the sealed snapshot, else a
+   * point-load decides), so a copy is served exactly when the uncached read would read. No extra
+   * catalog round trip: every execution's own catalog check (the front door's per-DoGet
+   * verification, the worker's verify before it executes) point-loads the table and records what it
+   * found, and a snapshot it found gone fails here from then on, evicting its copies.
+   */
+  @Override
+  public void checkRetained(TableRef ref, Snapshot snapshot) {
+    IcebergResolver.checkRetained(
+        ref, (IcebergSnapshot) snapshot, resolver.tableFor(ref, snapshot));
+  }
+
+  /**
+   * A snapshot's rows and types are fixed by its table UUID and snapshot id when the snapshot
+   * records its schema id ({@link #schemaAt}); a table without a snapshot, or a snapshot without a
+   * schema id (written by Iceberg before 0.13), reads with whatever schema is current, so it is
+   * never kept. The table comes from {@link IcebergResolver#tableFor}, like {@link #checkRetained}.
+   */
+  @Override
+  public boolean cacheable(TableRef ref, Snapshot snapshot) {
+    IcebergSnapshot pinned = (IcebergSnapshot) snapshot;
+    if (pinned.snapshotId() == CatalogClient.NO_SNAPSHOT) {
+      return false;
+    }
+    org.apache.iceberg.Snapshot s = resolver.tableFor(ref, snapshot).snapshot(pinned.snapshotId());
+    return s != null && s.schemaId() != null;
   }
 
   @Override

@@ -134,17 +134,20 @@ final class IcebergResolver implements TableResolver {
   /**
    * Loads {@code ref} from the catalog (not the cache) and checks that it is still the sealed
    * incarnation and still retains the sealed snapshot; otherwise {@link ErrorCode#SNAPSHOT_GONE}.
+   * What it found is recorded in the resolution cache either way (also a dropped table or a table
+   * without the sealed snapshot), so {@link #tableFor} — and with it the engine's check before it
+   * serves a snapshot-cache copy — knows from then on what the catalog last said.
    */
   Table pointLoad(TableRef ref, Snapshot sealed) {
     IcebergSnapshot pinned = icebergSnapshot(ref, sealed);
     admit(ref);
     Optional<ResolutionCache.Loaded> loaded = load(client, ref);
+    cache.put(ref, loaded);
     if (loaded.isEmpty()) {
       throw new LakeException(ErrorCode.SNAPSHOT_GONE, "table " + ref + " was dropped");
     }
     Table table = loaded.get().table();
     checkRetained(ref, pinned, table);
-    cache.put(ref, loaded.get());
     return table;
   }
 

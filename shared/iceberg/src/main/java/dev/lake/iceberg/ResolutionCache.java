@@ -44,9 +44,12 @@ final class ResolutionCache {
     return v == null ? Optional.empty() : v;
   }
 
-  /** Records a fresher point-load, so later resolutions do not go back in time. */
-  void put(TableRef ref, Loaded loaded) {
-    cache.put(ref, Optional.of(loaded));
+  /**
+   * Records a fresher point-load (empty: the table is missing), so later resolutions and checks do
+   * not go back in time.
+   */
+  void put(TableRef ref, Optional<Loaded> loaded) {
+    cache.put(ref, loaded);
   }
 
   /** Every cached existing table (never loads anything). */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -81,6 +82,64 @@ final class IcebergTestTables implements AutoCloseable {
   Table newTable(Schema schema, PartitionSpec spec) {
     TableIdentifier id = TableIdentifier.of(namespace, tablePrefix + names.incrementAndGet());
     return backend().createTable(id, schema, spec, v2());
+  }
+
+  /**
+   * A new table of 10 {@link #PEOPLE}: rows 1 and 3 deleted by position, ids 5 and 7 by equality,
+   * then id 5 appended again (a later append is not affected by the earlier equality delete:
+   * sequence numbers); 7 rows.
+   */
+  Table newTableWithDeletes() {
+    Table t = newTable(PartitionSpec.unpartitioned());
+    DataFile file = DemoTablesSupport.append(t, people(0, 10));
+    t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, file, 1, 3)).commit();
+    DemoTablesSupport.deleteWhereKeyIn(t, PEOPLE.select("id"), 5, 7);
+    DemoTablesSupport.append(t, people(5, 6));
+    return t;
+  }
+
+  /** A new table of {@link #PEOPLE} partitioned by identity(region): 4 rows in each of 3 files. */
+  Table newPartitionedTable() {
+    Table t = newTable(PartitionSpec.builderFor(PEOPLE).identity("region").build());
+    for (int region = 0; region < 3; region++) {
+      List<Record> rows = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        rows.add(person(region * 10 + i, region));
+      }
+      t.newAppend().appendFile(TableFiles.writeData(t, partitionKey(t, region), rows)).commit();
+    }
+    return t;
+  }
+
+  /** A table and the id of its snapshot before the schema change. */
+  record Evolved(Table table, long before) {}
+
+  /**
+   * A new table of {@link #PEOPLE} with 4 rows, then a rename ({@code name} → {@code full_name}),
+   * an added column ({@code city}), a dropped one ({@code score}) and {@code region} promoted from
+   * int to long, then 3 more rows.
+   */
+  Evolved newEvolvedTable() {
+    Table t = newTable(PartitionSpec.unpartitioned());
+    DemoTablesSupport.append(t, people(0, 4));
+    long before = t.currentSnapshot().snapshotId();
+    t.updateSchema()
+        .renameColumn("name", "full_name")
+        .addColumn("city", Types.StringType.get())
+        .deleteColumn("score")
+        .updateColumn("region", Types.LongType.get())
+        .commit();
+    List<Record> later = new ArrayList<>();
+    for (int i = 10; i < 13; i++) {
+      Record r = GenericRecord.create(t.schema());
+      r.setField("id", (long) i);
+      r.setField("full_name", "p" + i);
+      r.setField("region", (long) (i % 3));
+      r.setField("city", "c" + i);
+      later.add(r);
+    }
+    DemoTablesSupport.append(t, later);
+    return new Evolved(t, before);
   }
 
   static Map<String, String> v2() {

@@ -94,9 +94,10 @@ class S3FederationTest {
   }
 
   @Test
-  void directRead_fetchesTheExactFilesIntoTheLocalCache_andEqualsIcebergGenerics()
+  void directRead_fetchesTheExactFilesIntoTheLocalCache_equalsIcebergGenerics_thenACopyServes()
       throws Exception {
-    // GIVEN demo.nation on S3 and the engine over a federation with direct reads
+    // GIVEN demo.nation on S3 and the engine (snapshot cache on, as shipped) over a federation
+    // with direct reads
     Table nation = fixture.backend().loadTable(TableIdentifier.of("demo", "nation"));
     IcebergConfig config =
         IcebergConfig.fromFlags(fixture.uri().toString(), null, "demo")
@@ -114,23 +115,36 @@ class S3FederationTest {
       AdmittedQuery q = admission.admit("SELECT * FROM iceberg.demo.nation");
       SnapshotSet set = new SnapshotSet(Map.of(ref, s));
 
-      // WHEN read twice through the engine
-      List<List<Object>> first;
-      try (QueryExecution e = engine.execute(q, List.of(), set, allocator)) {
-        first = Rows.read(e.reader());
-      }
-      List<List<Object>> second;
-      try (QueryExecution e = engine.execute(q, List.of(), set, allocator)) {
-        second = Rows.read(e.reader());
-      }
+      // WHEN read twice through the engine (the second read queues a background copy)
+      List<List<Object>> first = read(engine, q, set);
+      List<List<Object>> second = read(engine, q, set);
 
       // THEN DuckDB read local copies of the S3 files, with exactly Iceberg's rows
-      assertThat(iceberg.directScans()).isEqualTo(2);
       assertThat(first).hasSize(25).isEqualTo(Rows.generics(nation, s.snapshotId()));
       assertThat(second).isEqualTo(first);
       try (var files = java.nio.file.Files.list(cache)) {
         assertThat(files.filter(p -> p.toString().endsWith(".parquet")).count()).isPositive();
       }
+
+      // AND WHEN the copy (made by DuckDB from the same local files) exists THEN it serves a
+      // third read with the same rows, and no file was scanned for it
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+      while (engine.snapshotCacheStats().copies() == 0) {
+        assertThat(System.nanoTime()).as("a copy within 60 s").isLessThan(deadline);
+        java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+      }
+      long scans = iceberg.directScans(); // the two reads and the copy's own scan
+      assertThat(scans).isEqualTo(3);
+      assertThat(read(engine, q, set)).isEqualTo(first);
+      assertThat(engine.snapshotCacheStats().hits()).isEqualTo(1);
+      assertThat(iceberg.directScans()).isEqualTo(scans);
+    }
+  }
+
+  private List<List<Object>> read(DuckDbQueryEngine engine, AdmittedQuery q, SnapshotSet set)
+      throws java.io.IOException {
+    try (QueryExecution e = engine.execute(q, List.of(), set, allocator)) {
+      return Rows.read(e.reader());
     }
   }
 
