@@ -83,7 +83,7 @@ public record BenchConfig(
         DEFAULT_CONCURRENT_REQUESTS);
   }
 
-  /** The quick run: scale factor 0.1, fewer iterations; finishes in under 3 minutes here. */
+  /** The quick run: scale factor 0.1, fewer iterations; 2-4 minutes on 2 quiet cores here. */
   public static BenchConfig quick(Path out, Path cacheDir) {
     return new BenchConfig(
         QUICK_SF,

@@ -21,7 +21,9 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--sf", description = "TPC-H scale factor (default 1, or 0.1 with --quick).")
   Double scaleFactor;
 
-  @Option(names = "--quick", description = "Scale factor 0.1 and fewer runs (< 3 minutes).")
+  @Option(
+      names = "--quick",
+      description = "Scale factor 0.1 and fewer runs (2-4 minutes on 2 quiet cores).")
   boolean quick;
 
   @Option(
@@ -38,7 +40,9 @@ public final class BenchMain implements Callable<Integer> {
               + " (default ${DEFAULT-VALUE}).")
   Path cache;
 
-  @Option(names = "--iterations", description = "Timed runs per side (default 15; 7 with --quick).")
+  @Option(
+      names = "--iterations",
+      description = "Timed runs per side (default 15; 5 with --quick); P1 runs ten times as many.")
   Integer iterations;
 
   @Option(
