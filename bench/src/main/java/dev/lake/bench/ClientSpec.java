@@ -12,7 +12,8 @@ import java.util.Map;
  * @param warmups warm-up rounds a group always gets (every side once per round)
  * @param token bearer token for {@link Kind#FLIGHT_SQL} and {@link Kind#POLL} sides
  * @param groupBudgetMillis when positive, a group stops after the timed round in which its timed
- *     runs exceeded this many milliseconds, but never before {@link #MIN_BUDGETED_RUNS} rounds
+ *     runs exceeded this many milliseconds, but never before {@link #MIN_BUDGETED_RUNS} rounds and
+ *     only after an odd number of rounds (so a median is one run)
  * @param warmup when warm-up ends beyond {@code warmups} rounds ({@link Warmup#FIXED}: right there)
  */
 public record ClientSpec(
@@ -23,7 +24,7 @@ public record ClientSpec(
     long groupBudgetMillis,
     Warmup warmup) {
   /** Timed rounds a budgeted group always gets. */
-  public static final int MIN_BUDGETED_RUNS = 2;
+  public static final int MIN_BUDGETED_RUNS = 3;
 
   public ClientSpec(int warmups, int iterations, String token, List<Group> groups) {
     this(warmups, iterations, token, groups, 0, Warmup.FIXED);

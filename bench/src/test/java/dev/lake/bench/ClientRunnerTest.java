@@ -25,20 +25,7 @@ class ClientRunnerTest {
     // GIVEN a raw Flight server holding one 25-row batch
     try (RootAllocator allocator = new RootAllocator();
         RawFlightServer raw = new RawFlightServer(allocator)) {
-      Schema schema =
-          new Schema(
-              List.of(Field.nullable("k", new IntVector("k", allocator).getField().getType())));
-      try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-        IntVector k = (IntVector) root.getVector("k");
-        for (int i = 0; i < 25; i++) {
-          k.setSafe(i, i);
-        }
-        root.setRowCount(25);
-        raw.put(
-            "t",
-            new RawFlightServer.Dataset(
-                schema, List.of(new VectorUnloader(root).getRecordBatch())));
-      }
+      raw.put("t", oneBatch(allocator, 25));
       ClientSpec spec =
           new ClientSpec(
               1,
@@ -117,6 +104,53 @@ class ClientRunnerTest {
       assertThat(warmup.stable()).isTrue();
       assertThat(warmup.rounds()).isGreaterThanOrEqualTo(4);
       assertThat(outcome.warmupNote("g")).matches("warm-up \\d+ rounds / .* \\(median stable\\)");
+    }
+  }
+
+  @Test
+  void budgetedGroup_endsAfterAnOddNumberOfAtLeastThreeRounds_soItsMedianIsOneRun()
+      throws Exception {
+    // GIVEN a raw Flight server holding one batch, and a group whose 1 ms budget is spent at once
+    try (RootAllocator allocator = new RootAllocator();
+        RawFlightServer raw = new RawFlightServer(allocator)) {
+      raw.put("t", oneBatch(allocator, 1));
+      ClientSpec spec =
+          new ClientSpec(
+              0,
+              10,
+              "none",
+              List.of(
+                  new Group(
+                      "g",
+                      1,
+                      List.of(
+                          Side.of("a", Kind.FLIGHT, raw.uri(), "t"),
+                          Side.of("b", Kind.FLIGHT, raw.uri(), "t")))),
+              1,
+              ClientSpec.Warmup.FIXED);
+
+      // WHEN the loop runs in this JVM
+      ClientSpec.Outcome outcome = new ClientRunner(false, work).run(spec);
+
+      // THEN each side stopped after three rounds, not two and not all ten
+      assertThat(outcome.get("g", "a").nanos()).hasSize(3);
+      assertThat(outcome.get("g", "b").nanos()).hasSize(3);
+    }
+  }
+
+  /** One batch of {@code rows} ints 0, 1, … in column {@code k}. */
+  private static RawFlightServer.Dataset oneBatch(RootAllocator allocator, int rows) {
+    Schema schema =
+        new Schema(
+            List.of(Field.nullable("k", new IntVector("k", allocator).getField().getType())));
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+      IntVector k = (IntVector) root.getVector("k");
+      for (int i = 0; i < rows; i++) {
+        k.setSafe(i, i);
+      }
+      root.setRowCount(rows);
+      return new RawFlightServer.Dataset(
+          schema, List.of(new VectorUnloader(root).getRecordBatch()));
     }
   }
 }
