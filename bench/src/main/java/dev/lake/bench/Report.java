@@ -79,7 +79,7 @@ final class Report {
         String.format(
             Locale.ROOT,
             "TPC-H scale factor %s · %s · up to %d timed runs per side, interleaved · client"
-                + " %s\n\n",
+                + " %s · Iceberg REST catalog in a JVM of its own\n\n",
             trim(config.scaleFactor()),
             config.warmups() == 0
                 ? "no warm-up (--warmups 0: cold figures, a plumbing check)"

@@ -100,7 +100,12 @@ class HarnessTest {
     // AND the table, report and chart exist
     assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("P5", "ratio");
     assertThat(Files.readString(out.resolve("report.md")))
-        .contains("## Machine", "nproc", "java", "![ratios](chart.svg)");
+        .contains(
+            "## Machine",
+            "nproc",
+            "java",
+            "![ratios](chart.svg)",
+            "Iceberg REST catalog in a JVM of its own");
     assertThat(Files.readString(out.resolve("chart.svg"))).startsWith("<svg");
   }
 }
