@@ -12,9 +12,9 @@ import org.apache.arrow.flatbuf.RecordBatch;
 
 /**
  * The per-message rules of a stored result part, shared by both ways of reading one ({@link
- * IpcFramingCheck} over a stream, {@link MappedPart} over a mapped file): exactly one leading
- * Schema, then uncompressed RecordBatches within the row and body bounds whose buffers lie inside
- * their body. Stateful (it remembers the schema): one instance per part.
+ * IpcFramingCheck} over a stream, {@link FilePart} over a local file): exactly one leading Schema,
+ * then uncompressed RecordBatches within the row and body bounds whose buffers lie inside their
+ * body. Stateful (it remembers the schema): one instance per part.
  */
 final class IpcMessageCheck {
   private final ResultConfig config;

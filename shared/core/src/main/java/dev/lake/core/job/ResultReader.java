@@ -14,8 +14,8 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 /**
  * Opens one stored result part for download. The object's size must match the sealed size (a
  * replaced or truncated part fails), and its bytes pass {@link IpcFramingCheck} before Arrow's
- * incremental stream decoder sees them; a part the store keeps as a local file is mapped instead
- * ({@link MappedPart}: the same checks per message, batches sliced from the mapping, no copy).
+ * incremental stream decoder sees them; a part the store keeps as a local file is read batch by
+ * batch instead ({@link FilePart}: the same checks per message, one positional read per body).
  * Decoding is pull-based: one batch is resident per {@code loadNextBatch}, which is the bounded
  * batch queue of depth one; closing the reader releases the object stream and every buffer.
  */
@@ -47,7 +47,7 @@ public final class ResultReader {
     Optional<java.nio.file.Path> file = store.findLocalFile(key);
     if (file.isPresent()) {
       try {
-        return MappedPart.open(file.get(), expectedBytes, config, allocator);
+        return FilePart.open(file.get(), expectedBytes, config, allocator);
       } catch (java.io.IOException e) {
         throw gone(); // replaced, truncated or removed since the ticket was sealed
       }

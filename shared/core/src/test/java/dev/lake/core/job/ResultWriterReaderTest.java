@@ -162,8 +162,7 @@ class ResultWriterReaderTest {
 
   /**
    * Both ways a part is read reject {@code stream} with the same message: streamed through the
-   * framing check, and mapped from a local file (the store's parts) with the same per-message
-   * rules.
+   * framing check, and read from a local file (the store's parts) with the same per-message rules.
    */
   private void assertRejected(byte[] stream, String why) {
     ObjectStore store = new LocalObjectStore(dir);
@@ -183,23 +182,50 @@ class ResultWriterReaderTest {
   }
 
   @Test
-  void mappedPart_readsTheSameRowsAsTheStream_andUnmapsWhenClosed() {
+  void filePart_readsTheSameRowsAsTheStream_andReleasesEveryBodyWhenClosed() {
     // GIVEN a part stored as a local file
     ObjectStore store = new LocalObjectStore(dir);
     byte[] ipc = TestArrow.ipc(allocator, 3, 1_000);
     store.put("q/part-00000.arrow", ipc, true);
     ResultReader reader = new ResultReader(store, ResultConfig.defaults());
     assertThat(store.findLocalFile("q/part-00000.arrow")).isPresent();
-    // WHEN it is opened by key (mapped) and as a stream
-    List<Long> mapped = TestArrow.ids(reader.open("q/part-00000.arrow", ipc.length, allocator));
+    // WHEN it is opened by key (read from the file) and as a stream
+    List<Long> fromFile = TestArrow.ids(reader.open("q/part-00000.arrow", ipc.length, allocator));
     List<Long> streamed = TestArrow.ids(reader.open(new ByteArrayInputStream(ipc), allocator));
-    // THEN both read every row, and closing the mapped reader released the mapping
-    assertThat(mapped).isEqualTo(streamed).isEqualTo(TestArrow.range(3_000));
+    // THEN both read every row, and closing the file's reader released every body it read
+    assertThat(fromFile).isEqualTo(streamed).isEqualTo(TestArrow.range(3_000));
     assertThat(allocator.getAllocatedMemory()).isZero();
   }
 
   @Test
-  void mappedPart_truncatedFile_isRejected() {
+  void filePart_batchIsACopyInTheReadersAllocator_thatAFileChangedInPlaceCannotAlter()
+      throws Exception {
+    // GIVEN a part stored as a local file, its first batch loaded
+    ObjectStore store = new LocalObjectStore(dir);
+    byte[] ipc = TestArrow.ipc(allocator, 2, 1_000);
+    store.put("q/part-00000.arrow", ipc, true);
+    Path file = store.findLocalFile("q/part-00000.arrow").orElseThrow();
+    ResultReader reader = new ResultReader(store, ResultConfig.defaults());
+    try (BufferAllocator child = allocator.newChildAllocator("part", 0, Long.MAX_VALUE);
+        ArrowReader part = reader.open("q/part-00000.arrow", ipc.length, child)) {
+      assertThat(part.loadNextBatch()).isTrue();
+      // WHEN the file's bytes are overwritten in place (same file, same size)
+      try (java.nio.channels.FileChannel channel =
+          java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+        channel.write(ByteBuffer.wrap(new byte[ipc.length]), 0);
+      }
+      // THEN the loaded batch still holds the rows it read (a mapped body would now read zeros),
+      // and its body is memory of the reader's allocator
+      org.apache.arrow.vector.BigIntVector ids =
+          (org.apache.arrow.vector.BigIntVector) part.getVectorSchemaRoot().getVector("id");
+      assertThat(ids.get(999)).isEqualTo(999L);
+      assertThat(child.getAllocatedMemory()).isGreaterThanOrEqualTo(8L * 1_000);
+    }
+    assertThat(allocator.getAllocatedMemory()).isZero();
+  }
+
+  @Test
+  void filePart_truncatedFile_isRejected() {
     // GIVEN a stored part cut inside its last batch's body (size sealed = the cut size)
     ObjectStore store = new LocalObjectStore(dir);
     byte[] ipc = TestArrow.ipc(allocator, 2, 100);

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,28 +12,31 @@ import org.apache.arrow.flatbuf.Message;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.ForeignAllocation;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A stored IPC part that is a file on this machine, read by mapping each record batch's body: the
- * batch's buffers are slices of that mapping, so serving a part copies nothing in this process
- * (with the stream's zero-copy write the kernel copies the page-cache pages straight into the
- * socket) and no Arrow memory is allocated or zeroed per batch. The same per-message rules as the
- * streamed path ({@link IpcMessageCheck}) run on each header (read with a positional read) before
- * Arrow sees it, and a body must lie inside the file. Parts are immutable once published (written
- * elsewhere and moved into place), so a mapping never changes under a reader; an expired part
- * deleted meanwhile stays readable until unmapped.
+ * A stored IPC part that is a file on this machine, read batch by batch: each record batch's body
+ * is read with one positional read into Arrow memory of the reader's allocator, and the batch's
+ * buffers are slices of it (with the stream's zero-copy write Netty sends them from there). The
+ * same per-message rules as the streamed path ({@link IpcMessageCheck}) run on each header (read
+ * with a positional read) before Arrow sees it or anything is allocated, and a body must lie inside
+ * the file. Parts are immutable once published (written elsewhere and moved into place); an expired
+ * part deleted meanwhile stays readable until the reader closes its file.
  *
- * <p>Each body is one foreign Arrow allocation, unmapped when its last reference is released (the
- * batch replaced or moved on, and gRPC done sending it), never before. One mapping per batch rather
- * than per file: a sent batch releases its own allocation, which the stream's wire root waits for.
+ * <p>Why a read, not a mapping (mapped until 2026-12-02): a batch mapped for the socket write was
+ * faulted in by Netty's thread page by page and unmapped after sending (a TLB shootdown per batch),
+ * which cost the gRPC threads about twice what raw Flight's writes from memory cost; one read per
+ * body copies from the page cache into pooled memory that is already mapped and comes back for the
+ * next batch (docs/bench.md, 2026-12-02 07:05 UTC section). A read body is also a copy: a file
+ * changed under a reader cannot change a batch already read.
+ *
+ * <p>Each body is one allocation of the reader's allocator, released when its last reference is
+ * (the batch replaced or moved on, and gRPC done sending it), never before.
  */
-final class MappedPart extends ArrowReader {
+final class FilePart extends ArrowReader {
   private static final int CONTINUATION = 0xFFFFFFFF;
 
   private final FileChannel channel;
@@ -45,8 +47,7 @@ final class MappedPart extends ArrowReader {
   private boolean done;
   private ArrowBuf body;
 
-  private MappedPart(
-      FileChannel channel, long size, ResultConfig config, BufferAllocator allocator) {
+  private FilePart(FileChannel channel, long size, ResultConfig config, BufferAllocator allocator) {
     super(allocator);
     this.channel = channel;
     this.size = size;
@@ -64,7 +65,7 @@ final class MappedPart extends ArrowReader {
       if (channel.size() != expectedBytes) {
         throw new IOException("size " + channel.size() + ", expected " + expectedBytes);
       }
-      return new MappedPart(channel, expectedBytes, config, allocator);
+      return new FilePart(channel, expectedBytes, config, allocator);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -88,13 +89,13 @@ final class MappedPart extends ArrowReader {
       return false;
     }
     // the batch takes its own slices of the body; the body's reference is ours to hand over
-    ArrowBuf mapped = body == null ? allocator.getEmpty() : body;
+    ArrowBuf read = body == null ? allocator.getEmpty() : body;
     body = null;
     ArrowRecordBatch batch;
     try {
-      batch = MessageSerializer.deserializeRecordBatch(message, mapped);
+      batch = MessageSerializer.deserializeRecordBatch(message, read);
     } catch (IOException | RuntimeException e) {
-      mapped.close(); // released by the deserializer only when it succeeds
+      read.close(); // released by the deserializer only when it succeeds
       throw e;
     }
     loadRecordBatch(batch); // loads the slices into the root and closes the batch
@@ -102,7 +103,7 @@ final class MappedPart extends ArrowReader {
   }
 
   /**
-   * The next checked message, its body (when it has one) mapped into {@link #body}; null at the end
+   * The next checked message, its body (when it has one) read into {@link #body}; null at the end
    * of the stream.
    */
   private Message next() throws IOException {
@@ -144,7 +145,7 @@ final class MappedPart extends ArrowReader {
     Message message =
         Message.getRootAsMessage(ByteBuffer.wrap(metadata).order(ByteOrder.LITTLE_ENDIAN));
     if (bodyLength > 0) {
-      body = map(bodyStart, bodyLength);
+      body = readBody(bodyStart, bodyLength);
     }
     offset = bodyStart + bodyLength;
     return message;
@@ -160,38 +161,20 @@ final class MappedPart extends ArrowReader {
     return buffer;
   }
 
-  private ArrowBuf map(long position, long length) throws IOException {
-    MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_ONLY, position, length);
+  /** The body at {@code position}, read into memory of the reader's allocator. */
+  private ArrowBuf readBody(long position, long length) throws IOException {
+    ArrowBuf buffer = allocator.buffer(length);
     try {
-      return allocator.wrapForeignAllocation(
-          new ForeignAllocation(length, MemoryUtil.getByteBufferAddress(mapping)) {
-            @Override
-            protected void release0() {
-              unmap(mapping); // nothing references the mapping any more
-            }
-          });
-    } catch (RuntimeException e) {
-      unmap(mapping);
+      ByteBuffer target = buffer.nioBuffer(0, Math.toIntExact(length));
+      while (target.hasRemaining()) {
+        if (channel.read(target, position + target.position()) < 0) {
+          throw IpcFramingCheck.reject("truncated message body");
+        }
+      }
+      return buffer;
+    } catch (IOException | RuntimeException e) {
+      buffer.close();
       throw e;
-    }
-  }
-
-  /** sun.misc.Unsafe (module jdk.unsupported) for an immediate unmap; without it GC unmaps. */
-  private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-  private static sun.misc.Unsafe unsafe() {
-    try {
-      java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (sun.misc.Unsafe) f.get(null);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  private static void unmap(MappedByteBuffer mapping) {
-    if (UNSAFE != null) {
-      UNSAFE.invokeCleaner(mapping);
     }
   }
 
