@@ -1,9 +1,12 @@
 package dev.lake.engine;
 
+import dev.lake.core.Snapshot;
 import dev.lake.engine.SnapshotCache.Key;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /** How {@link SnapshotCache} relates copies of one snapshot by their column sets. */
 final class CopyKeys {
@@ -13,8 +16,7 @@ final class CopyKeys {
    * {@code key} with the columns of every copy of its snapshot in {@code cached}, in the order of
    * the {@code table}'s columns.
    */
-  static Key widen(
-      Key key, org.apache.arrow.vector.types.pojo.Schema table, Collection<Key> cached) {
+  static Key widen(Key key, Schema table, Collection<Key> cached) {
     Set<String> wanted = new HashSet<>(key.columns());
     for (Key k : cached) {
       if (k.snapshot().equals(key.snapshot())) {
@@ -54,10 +56,9 @@ final class CopyKeys {
   }
 
   /** The bytes of the copies of {@code snapshot} among {@code copies}. */
-  static long bytesOf(
-      dev.lake.core.Snapshot snapshot, java.util.Map<Key, SnapshotCache.Table> copies) {
+  static long bytesOf(Snapshot snapshot, Map<Key, SnapshotCache.Table> copies) {
     long bytes = 0;
-    for (java.util.Map.Entry<Key, SnapshotCache.Table> e : copies.entrySet()) {
+    for (Map.Entry<Key, SnapshotCache.Table> e : copies.entrySet()) {
       if (e.getKey().snapshot().equals(snapshot)) {
         bytes += e.getValue().bytes();
       }

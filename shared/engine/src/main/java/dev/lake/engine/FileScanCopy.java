@@ -6,6 +6,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -116,7 +117,7 @@ final class FileScanCopy {
       return d.getBitWidth() / 8;
     }
     if (t instanceof ArrowType.Date d) {
-      return d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8;
+      return d.getUnit() == DateUnit.DAY ? 4 : 8;
     }
     if (t instanceof ArrowType.Time tm) {
       return tm.getBitWidth() / 8;
