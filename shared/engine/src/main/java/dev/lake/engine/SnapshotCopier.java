@@ -4,6 +4,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -125,7 +126,7 @@ final class SnapshotCopier {
       long maxBytes) {
     long reserved = 0;
     long bytes;
-    try (java.sql.Connection c = database.duplicate();
+    try (Connection c = database.duplicate();
         Statement st = c.createStatement()) {
       running = st;
       bytes = measure.bytes(st, scan.sql());
@@ -166,7 +167,7 @@ final class SnapshotCopier {
 
   /** Drops table {@code name} (qualified); quiet when the database is closing. */
   void drop(String name) {
-    try (java.sql.Connection c = database.duplicate();
+    try (Connection c = database.duplicate();
         Statement st = c.createStatement()) {
       st.execute("DROP TABLE IF EXISTS " + name);
     } catch (SQLException e) {
