@@ -1,5 +1,6 @@
 package dev.lake.bench;
 
+import dev.lake.core.SqlQuoting;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
@@ -107,7 +108,8 @@ final class TpchIceberg {
     Table t =
         catalog.createTable(
             id, schema, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
-    String source = quote(parquet.resolve(table.getTableName() + ".parquet").toString());
+    String source =
+        SqlQuoting.literal(parquet.resolve(table.getTableName() + ".parquet").toString());
     StringBuilder fieldIds = new StringBuilder();
     for (Types.NestedField f : schema.columns()) {
       fieldIds.append(fieldIds.length() == 0 ? "" : ", ").append(f.name()).append(": ");
@@ -133,7 +135,7 @@ final class TpchIceberg {
                 + " AND file_row_number < "
                 + (from + ROWS_PER_FILE)
                 + " ORDER BY file_row_number) TO "
-                + quote(local)
+                + SqlQuoting.literal(local)
                 + " (FORMAT parquet, FIELD_IDS {"
                 + fieldIds
                 + "})");
@@ -151,9 +153,5 @@ final class TpchIceberg {
       throw new UncheckedIOException(e);
     }
     append.commit();
-  }
-
-  private static String quote(String s) {
-    return "'" + s.replace("'", "''") + "'";
   }
 }

@@ -9,6 +9,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.SqlQuoting;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.sql.Connection;
@@ -94,8 +95,8 @@ final class DuckDbParameterTyper implements ParameterTyper {
       Set<String> catalogs = new HashSet<>();
       Set<String> namespaces = new HashSet<>();
       for (TableRef ref : query.tables()) {
-        String catalog = ident(ref.catalog());
-        String namespace = catalog + "." + ident(ref.namespace());
+        String catalog = SqlQuoting.identifier(ref.catalog());
+        String namespace = catalog + "." + SqlQuoting.identifier(ref.namespace());
         if (catalogs.add(catalog)) {
           s.execute("ATTACH ':memory:' AS " + catalog);
         }
@@ -106,7 +107,7 @@ final class DuckDbParameterTyper implements ParameterTyper {
             "CREATE TABLE "
                 + namespace
                 + "."
-                + ident(ref.table())
+                + SqlQuoting.identifier(ref.table())
                 + " ("
                 + columns(schema(ref, snapshots.resolve(ref)))
                 + ")");
@@ -145,7 +146,7 @@ final class DuckDbParameterTyper implements ParameterTyper {
   private static String columns(Schema schema) {
     List<String> cols = new ArrayList<>();
     for (Field f : schema.getFields()) {
-      cols.add(ident(f.getName()) + " " + duckType(f.getType()));
+      cols.add(SqlQuoting.identifier(f.getName()) + " " + duckType(f.getType()));
     }
     return String.join(", ", cols);
   }
@@ -205,10 +206,6 @@ final class DuckDbParameterTyper implements ParameterTyper {
       case "TIMESTAMP WITH TIME ZONE" -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
       default -> ArrowType.Utf8.INSTANCE;
     };
-  }
-
-  private static String ident(String name) {
-    return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
   private static String firstLine(String message) {

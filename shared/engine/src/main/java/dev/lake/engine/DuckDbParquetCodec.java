@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
+import dev.lake.core.SqlQuoting;
 import dev.lake.core.job.ParquetCodec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,7 +54,7 @@ public final class DuckDbParquetCodec implements ParquetCodec {
         s.execute("SET autoinstall_known_extensions = false");
         s.execute("SET autoload_known_extensions = false");
         s.execute("SET allow_community_extensions = false");
-        s.execute("SET allowed_directories = ['" + quote(this.directory + "/") + "']");
+        s.execute("SET allowed_directories = [" + SqlQuoting.literal(this.directory + "/") + "]");
         s.execute("SET enable_external_access = false");
         s.execute("SET lock_configuration = true");
       }
@@ -79,9 +80,9 @@ public final class DuckDbParquetCodec implements ParquetCodec {
         s.execute(
             "COPY (SELECT * FROM "
                 + name
-                + ") TO '"
-                + quote(file.toString())
-                + "' (FORMAT parquet, COMPRESSION zstd)");
+                + ") TO "
+                + SqlQuoting.literal(file.toString())
+                + " (FORMAT parquet, COMPRESSION zstd)");
       }
       Schema decoded;
       try (ArrowReader check = open(file, 1, allocator, false)) {
@@ -132,7 +133,8 @@ public final class DuckDbParquetCodec implements ParquetCodec {
       s = c.createStatement();
       DuckDBResultSet rs =
           (DuckDBResultSet)
-              s.executeQuery("SELECT * FROM read_parquet('" + quote(file.toString()) + "')");
+              s.executeQuery(
+                  "SELECT * FROM read_parquet(" + SqlQuoting.literal(file.toString()) + ")");
       ArrowReader reader = (ArrowReader) rs.arrowExportStream(allocator, batchRows);
       return new StagedParquetReader(allocator, reader, rs, s, c, own ? file : null);
     } catch (SQLException | RuntimeException e) {
@@ -144,10 +146,6 @@ public final class DuckDbParquetCodec implements ParquetCodec {
 
   private static LakeException rejected(String why) {
     return new LakeException(ErrorCode.INTERNAL, "Result part rejected: " + why);
-  }
-
-  private static String quote(String s) {
-    return s.replace("'", "''");
   }
 
   static void closeQuietly(AutoCloseable c) {

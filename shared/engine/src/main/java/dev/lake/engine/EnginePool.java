@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
+import dev.lake.core.SqlQuoting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ final class EnginePool implements AutoCloseable {
       try (Statement s = database.createStatement()) {
         s.execute("SET memory_limit = '" + mib(memoryBytes) + "'");
         s.execute("SET threads = " + threads);
-        s.execute("SET temp_directory = '" + quote(tempDirectory.toString()) + "'");
+        s.execute("SET temp_directory = " + SqlQuoting.literal(tempDirectory.toString()));
         s.execute("SET max_temp_directory_size = '" + mib(tempBytes) + "'");
         s.execute("CREATE SCHEMA " + SnapshotCache.SCHEMA);
         s.execute("SET autoinstall_known_extensions = false");
@@ -67,7 +68,7 @@ final class EnginePool implements AutoCloseable {
         if (!readable.isEmpty()) {
           // only the directories of readers' own file scans (FileScanSource); clients never name
           // files (admission), and external access is off for everything else
-          s.execute("SET allowed_directories = " + FileScans.listLiteral(readable));
+          s.execute("SET allowed_directories = " + SqlQuoting.literalList(readable));
           s.execute("SET parquet_metadata_cache = true"); // those files never change
         }
         // DuckDB's optimizers stay as shipped: turning its build/probe swap off (tried for TPC-H
@@ -89,10 +90,6 @@ final class EnginePool implements AutoCloseable {
 
   private static String mib(long bytes) {
     return (bytes >> 20) + "MiB";
-  }
-
-  private static String quote(String s) {
-    return s.replace("'", "''");
   }
 
   /** The database; statements run on {@link DuckDBConnection#duplicate() duplicates}. */

@@ -1,5 +1,6 @@
 package dev.lake.engine;
 
+import dev.lake.core.SqlQuoting;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -38,10 +39,10 @@ final class FileScanCopy {
       }
       ArrowType t = f.getType();
       if (t instanceof ArrowType.Utf8 || t instanceof ArrowType.LargeUtf8) {
-        variable.add("strlen(" + quote(f.getName()) + ")");
+        variable.add("strlen(" + SqlQuoting.identifier(f.getName()) + ")");
         fixed += 4; // offsets
       } else if (t instanceof ArrowType.Binary || t instanceof ArrowType.LargeBinary) {
-        variable.add("octet_length(" + quote(f.getName()) + ")");
+        variable.add("octet_length(" + SqlQuoting.identifier(f.getName()) + ")");
         fixed += 4;
       } else {
         int width = width(t);
@@ -132,10 +133,6 @@ final class FileScanCopy {
       return b.getByteWidth();
     }
     return 0;
-  }
-
-  private static String quote(String identifier) {
-    return '"' + identifier.replace("\"", "\"\"") + '"';
   }
 
   private static long multiply(long a, long b) {

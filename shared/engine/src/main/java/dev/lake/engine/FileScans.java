@@ -26,16 +26,4 @@ final class FileScans {
     }
     return out;
   }
-
-  /** A DuckDB list literal of string literals, e.g. {@code ['/a/', '/b/']}. */
-  static String listLiteral(List<String> values) {
-    StringBuilder sb = new StringBuilder("[");
-    for (String v : values) {
-      sb.append(sb.length() == 1 ? "" : ", ")
-          .append('\'')
-          .append(v.replace("'", "''"))
-          .append('\'');
-    }
-    return sb.append(']').toString();
-  }
 }

@@ -2,6 +2,7 @@ package dev.lake.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.SqlQuoting;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -124,7 +125,7 @@ final class ParquetScanSql {
         }
         return Optional.of("DATE '" + date + "'");
       case STRING:
-        return Optional.of("CAST(" + string(value.toString()) + " AS VARCHAR)");
+        return Optional.of("CAST(" + SqlQuoting.literal(value.toString()) + " AS VARCHAR)");
       default:
         return Optional.empty();
     }
@@ -146,7 +147,8 @@ final class ParquetScanSql {
     if (tasks.isEmpty()) {
       List<String> cols = new ArrayList<>();
       for (Types.NestedField f : projection) {
-        cols.add("CAST(NULL AS " + duckType(f.type()).get() + ") AS " + ident(f.name()));
+        cols.add(
+            "CAST(NULL AS " + duckType(f.type()).get() + ") AS " + SqlQuoting.identifier(f.name()));
       }
       return Optional.of("SELECT " + String.join(", ", cols) + " LIMIT 0");
     }
@@ -221,7 +223,7 @@ final class ParquetScanSql {
         }
         exprs.put(f.fieldId(), lit.get());
       } else if (byName) {
-        exprs.put(f.fieldId(), "d." + ident(f.name()));
+        exprs.put(f.fieldId(), "d." + SqlQuoting.identifier(f.name()));
       } else {
         exprs.put(f.fieldId(), "d.c" + f.fieldId());
         read.put(f.fieldId(), f.type());
@@ -231,7 +233,7 @@ final class ParquetScanSql {
     for (int i = 0; i < projection.size(); i++) {
       Types.NestedField f = projection.get(i);
       sql.append(i == 0 ? "" : ", ").append(exprs.get(f.fieldId())).append(" AS ");
-      sql.append(ident(f.name()));
+      sql.append(SqlQuoting.identifier(f.name()));
     }
     sql.append(" FROM read_parquet(")
         .append(list(files.stream().map(DataTask::path).toList()))
@@ -259,7 +261,7 @@ final class ParquetScanSql {
               + ") p WHERE p.c"
               + MetadataColumns.DELETE_FILE_PATH.fieldId()
               + " = "
-              + string(deletes.location())
+              + SqlQuoting.literal(deletes.location())
               + ")");
     }
     for (EqualityDelete eq : deletes.equalityDeletes()) {
@@ -340,16 +342,8 @@ final class ParquetScanSql {
   private static String list(List<String> paths) {
     List<String> quoted = new ArrayList<>();
     for (String p : paths) {
-      quoted.add(string(p));
+      quoted.add(SqlQuoting.literal(p));
     }
     return "[" + String.join(", ", quoted) + "]";
-  }
-
-  static String string(String s) {
-    return "'" + s.replace("'", "''") + "'";
-  }
-
-  static String ident(String s) {
-    return "\"" + s.replace("\"", "\"\"") + "\"";
   }
 }

@@ -1,6 +1,7 @@
 package dev.lake.lance;
 
 import dev.lake.core.ScanRequest;
+import dev.lake.core.SqlQuoting;
 import java.util.List;
 import java.util.StringJoiner;
 
@@ -17,7 +18,7 @@ final class LanceFilters {
       if (!p.column().matches("[a-z_][a-z0-9_]{0,127}")) {
         continue;
       }
-      String literal = "'" + p.literal().replace("'", "''") + "'";
+      String literal = SqlQuoting.literal(p.literal());
       String type = p.type().orElse("VARCHAR");
       if (!type.matches("[A-Z]+(\\([0-9]+(,[0-9]+)?\\))?")) {
         continue;
