@@ -200,6 +200,7 @@ public final class LakeCli implements Runnable {
         }
         // audit lines on stdout, meters scraped from the metrics endpoint when it is on
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        EngineMeters.bind(meters, components.engine());
         metricsEndpoint = metrics.start(meters).map(AutoCloseable.class::cast);
         server =
             LakeServer.start(

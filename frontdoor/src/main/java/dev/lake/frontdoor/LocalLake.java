@@ -2,15 +2,14 @@ package dev.lake.frontdoor;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.CacheStats;
 import dev.lake.core.Grant;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
 import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
-import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
-import dev.lake.engine.SnapshotCacheStats;
 import dev.lake.lance.demo.TpchDemo;
 import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
@@ -277,9 +276,9 @@ final class LocalLake implements AutoCloseable {
     return registry;
   }
 
-  /** The engine's snapshot-cache counters (tests: whether copies were made and served). */
-  SnapshotCacheStats snapshotCacheStats() {
-    return ((DuckDbQueryEngine) engine).snapshotCacheStats();
+  /** The engine's cache counters (tests: whether copies were made and served). */
+  CacheStats cacheStats() {
+    return engine.cacheStats();
   }
 
   BufferAllocator allocator() {

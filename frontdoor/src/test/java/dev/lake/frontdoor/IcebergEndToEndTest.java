@@ -214,9 +214,9 @@ class IcebergEndToEndTest {
         catalog.backend().createTable(TableIdentifier.of("demo", "cached"), DemoTables.NATION);
     DemoTables.append(cached, DemoTables.nations(0, 10));
     long sealedSnapshot = cached.currentSnapshot().snapshotId();
-    long hits = lake.snapshotCacheStats().hits();
+    long hits = lake.cacheStats().snapshotHits();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    for (int k = 0; lake.snapshotCacheStats().hits() == hits; k++) {
+    for (int k = 0; lake.cacheStats().snapshotHits() == hits; k++) {
       assertThat(System.nanoTime()).as("served from a copy within 60 s").isLessThan(deadline);
       assertThat(count(ticket("SELECT * FROM iceberg.demo.cached WHERE n_nationkey > " + (-1 - k))))
           .isEqualTo(10);

@@ -73,6 +73,14 @@ public interface QueryEngine extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * What this engine's caches did since it started, for meters; cheap enough to call on every
+   * scrape. Engines without caches (test fakes) return {@link CacheStats#NONE}.
+   */
+  default CacheStats cacheStats() {
+    return CacheStats.NONE;
+  }
+
   @Override
   void close();
 }

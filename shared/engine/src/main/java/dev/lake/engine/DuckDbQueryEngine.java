@@ -3,6 +3,7 @@ package dev.lake.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.CacheStats;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
@@ -326,7 +327,8 @@ public final class DuckDbQueryEngine implements QueryEngine {
   }
 
   /** The snapshot caches' counters over every pool (all zero with the cache off). */
-  public SnapshotCacheStats snapshotCacheStats() {
+  @Override
+  public CacheStats cacheStats() {
     long copies = 0;
     long hits = 0;
     long bytes = 0;
@@ -338,7 +340,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
         bytes += c.cachedBytes();
       }
     }
-    return new SnapshotCacheStats(copies, hits, bytes);
+    return new CacheStats(copies, hits, bytes, 0, 0);
   }
 
   /** The first pool's snapshot cache (where statements of one tenant run), or null; for tests. */

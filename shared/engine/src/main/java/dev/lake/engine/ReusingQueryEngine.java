@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.CacheStats;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.Snapshot;
@@ -60,6 +61,7 @@ public final class ReusingQueryEngine implements QueryEngine {
         Caffeine.newBuilder()
             .maximumWeight(config.maxBytes())
             .weigher((Key k, StoredResult r) -> r.weight())
+            .recordStats()
             .build(),
         true);
   }
@@ -149,7 +151,13 @@ public final class ReusingQueryEngine implements QueryEngine {
 
   /** Stored results and their total weight, for tests and metrics. */
   long storedBytes() {
-    return results.asMap().values().stream().mapToLong(StoredResult::weight).sum();
+    return results.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+  }
+
+  /** The engine's caches plus this store's hits (lookups that replayed a result) and bytes. */
+  @Override
+  public CacheStats cacheStats() {
+    return delegate.cacheStats().withResults(results.stats().hitCount(), storedBytes());
   }
 
   @Override

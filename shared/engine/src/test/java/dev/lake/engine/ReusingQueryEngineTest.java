@@ -123,6 +123,9 @@ class ReusingQueryEngineTest {
         assertThat(counting.executions.get() - before).as(q).isEqualTo(1);
       }
       assertThat(reusing.storedBytes()).isPositive();
+      // AND the meters' figures count one replay per statement and the bytes held
+      assertThat(reusing.cacheStats().resultHits()).isEqualTo(3);
+      assertThat(reusing.cacheStats().resultBytes()).isEqualTo(reusing.storedBytes());
     }
   }
 

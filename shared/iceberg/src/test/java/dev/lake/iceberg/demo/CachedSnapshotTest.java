@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.CacheStats;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
@@ -17,7 +18,6 @@ import dev.lake.core.TableRef;
 import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
-import dev.lake.engine.SnapshotCacheStats;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
 import dev.lake.iceberg.IcebergFilesConfig;
@@ -139,7 +139,7 @@ class CachedSnapshotTest {
     IcebergSnapshot sealed = (IcebergSnapshot) iceberg.resolver().resolve(ref);
     assertThat(readFromCopy("SELECT * FROM " + ref, ref, sealed)).hasSize(5);
     DemoTablesSupport.append(t, people(5, 9));
-    long cached = engine.snapshotCacheStats().cachedBytes();
+    long cached = engine.cacheStats().snapshotBytes();
 
     // WHEN retention expires the sealed snapshot in the catalog
     t.expireSnapshots().expireSnapshotId(sealed.snapshotId()).commit();
@@ -155,7 +155,7 @@ class CachedSnapshotTest {
         .hasMessage(gone)
         .extracting(e -> ((LakeException) e).code())
         .isEqualTo(ErrorCode.SNAPSHOT_GONE);
-    assertThat(engine.snapshotCacheStats().cachedBytes()).isLessThan(cached);
+    assertThat(engine.cacheStats().snapshotBytes()).isLessThan(cached);
 
     // AND a fresh query of the current snapshot still works
     Snapshot current = iceberg.resolver().resolve(ref);
@@ -194,17 +194,17 @@ class CachedSnapshotTest {
    * the same rows.
    */
   static List<List<Object>> readFromCopy(String sql, TableRef ref, Snapshot s) {
-    SnapshotCacheStats start = engine.snapshotCacheStats();
+    CacheStats start = engine.cacheStats();
     List<List<Object>> uncached = query(sql, ref, s);
     assertThat(query(sql, ref, s)).isEqualTo(uncached);
     long deadline = System.nanoTime() + FILL_WAIT.toNanos();
-    while (engine.snapshotCacheStats().copies() == start.copies()) {
+    while (engine.cacheStats().snapshotCopies() == start.snapshotCopies()) {
       assertThat(System.nanoTime()).as("a copy within %s", FILL_WAIT).isLessThan(deadline);
       LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
     }
-    long hits = engine.snapshotCacheStats().hits();
+    long hits = engine.cacheStats().snapshotHits();
     List<List<Object>> cached = query(sql, ref, s);
-    assertThat(engine.snapshotCacheStats().hits()).as("served from the copy").isEqualTo(hits + 1);
+    assertThat(engine.cacheStats().snapshotHits()).as("served from the copy").isEqualTo(hits + 1);
     assertThat(cached).isEqualTo(uncached);
     return cached;
   }

@@ -129,14 +129,14 @@ class S3FederationTest {
       // AND WHEN the copy (made by DuckDB from the same local files) exists THEN it serves a
       // third read with the same rows, and no file was scanned for it
       long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
-      while (engine.snapshotCacheStats().copies() == 0) {
+      while (engine.cacheStats().snapshotCopies() == 0) {
         assertThat(System.nanoTime()).as("a copy within 60 s").isLessThan(deadline);
         java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
       }
       long scans = iceberg.directScans(); // the two reads and the copy's own scan
       assertThat(scans).isEqualTo(3);
       assertThat(read(engine, q, set)).isEqualTo(first);
-      assertThat(engine.snapshotCacheStats().hits()).isEqualTo(1);
+      assertThat(engine.cacheStats().snapshotHits()).isEqualTo(1);
       assertThat(iceberg.directScans()).isEqualTo(scans);
     }
   }
