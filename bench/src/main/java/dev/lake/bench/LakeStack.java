@@ -1,5 +1,6 @@
 package dev.lake.bench;
 
+import dev.lake.core.CacheStats;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -53,6 +54,11 @@ interface LakeStack extends AutoCloseable {
   /** REST loadTable calls seen so far for {@code table} (fully qualified). */
   default long loadTableCalls(String table) {
     throw new UnsupportedOperationException();
+  }
+
+  /** The engine's cache counters now; empty if the stack cannot tell. */
+  default Optional<CacheStats> cacheStats() {
+    return Optional.empty();
   }
 
   @Override

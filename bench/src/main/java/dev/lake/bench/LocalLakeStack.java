@@ -1,5 +1,6 @@
 package dev.lake.bench;
 
+import dev.lake.core.CacheStats;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobState;
@@ -288,6 +289,11 @@ final class LocalLakeStack implements LakeStack {
   @Override
   public long loadTableCalls(String table) {
     return iceberg.orElseThrow().loadTableCalls(table);
+  }
+
+  @Override
+  public Optional<CacheStats> cacheStats() {
+    return Optional.of(components.engine().cacheStats());
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.lake.bench.ClientSpec.Kind;
 import dev.lake.bench.ClientSpec.Outcome;
 import dev.lake.bench.ClientSpec.Samples;
 import dev.lake.bench.ClientSpec.Side;
+import dev.lake.core.CacheStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,8 +54,10 @@ final class P3TpchQueries implements Metric {
       sides.add(Side.of("duckdb", Kind.DUCKDB, context.parquet().toString(), lance.get(q)));
       groups.add(new Group(q, 1, sides));
     }
+    Optional<CacheStats> cacheBefore = lake.flatMap(LakeStack::cacheStats);
     Outcome outcome =
         context.clients().run(config.spec(lake.map(LakeStack::token).orElse("none"), groups));
+    String cacheNote = cacheNote(cacheBefore, lake.flatMap(LakeStack::cacheStats));
     List<Result> results = new ArrayList<>();
     for (String variant : List.of("lance", "iceberg")) {
       Optional<String> missing =
@@ -107,10 +110,26 @@ final class P3TpchQueries implements Metric {
                 "ms",
                 LABEL,
                 false,
-                "geometric mean over " + pairs.size() + " queries"));
+                "geometric mean over " + pairs.size() + " queries" + cacheNote));
       }
     }
     return results;
+  }
+
+  /**
+   * What the engine's snapshot cache did during P3 (Lance and Iceberg together, warm-up included),
+   * so a figure says whether it was read from copies.
+   */
+  static String cacheNote(Optional<CacheStats> before, Optional<CacheStats> after) {
+    if (before.isEmpty() || after.isEmpty()) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; snapshot cache during P3: %d copies made, %d table reads from copies, %d MiB held",
+        after.get().snapshotCopies() - before.get().snapshotCopies(),
+        after.get().snapshotHits() - before.get().snapshotHits(),
+        after.get().snapshotBytes() >> 20);
   }
 
   private static Stats geomean(List<Stats[]> pairs, int side) {
