@@ -235,6 +235,69 @@ class IcebergEndToEndTest {
     assertThat(count(ticket("SELECT * FROM iceberg.demo.cached"))).isEqualTo(25);
   }
 
+  @Test
+  void doGet_whoseCatalogCheckIsAnswered304_stillRefusesAfterExpiryOrDrop_andFreshQueriesWork()
+      throws Exception {
+    // GIVEN a ticket sealed at a snapshot of demo.etag, read until the catalog answers the DoGet's
+    // check 304 Not Modified (the REST client's table cache sends If-None-Match with the ETag of
+    // the metadata it holds; Iceberg's REST server derives the ETag from the metadata location)
+    Table etag =
+        catalog.backend().createTable(TableIdentifier.of("demo", "etag"), DemoTables.NATION);
+    DemoTables.append(etag, DemoTables.nations(0, 10));
+    long sealedSnapshot = etag.currentSnapshot().snapshotId();
+    Ticket sealed = ticket("SELECT * FROM iceberg.demo.etag");
+    assertThat(count(sealed)).isEqualTo(10);
+    catalog.resetRequests();
+    assertThat(count(sealed)).isEqualTo(10);
+    assertThat(count(sealed)).isEqualTo(10);
+    assertThat(catalog.loadTableStatuses("demo", "etag"))
+        .hasSizeGreaterThanOrEqualTo(2)
+        .containsOnly(304);
+
+    // WHEN a commit adds a snapshot (new metadata file, so a new ETag)
+    DemoTables.append(etag, DemoTables.nations(10, 25));
+    catalog.resetRequests();
+    // THEN the next check loads the new metadata in full and still reads the sealed snapshot
+    assertThat(count(sealed)).isEqualTo(10);
+    assertThat(catalog.loadTableStatuses("demo", "etag")).contains(200);
+    // AND the check after that is a 304 again
+    catalog.resetRequests();
+    assertThat(count(sealed)).isEqualTo(10);
+    assertThat(catalog.loadTableStatuses("demo", "etag")).isNotEmpty().containsOnly(304);
+
+    // WHEN retention expires the sealed snapshot between two DoGets
+    etag.expireSnapshots().expireSnapshotId(sealedSnapshot).commit();
+    catalog.resetRequests();
+    // THEN the DoGet is refused (its check got the new metadata, not a 304) and a fresh query works
+    assertNoLongerRetained(sealed, sealedSnapshot, "iceberg.demo.etag");
+    assertThat(catalog.loadTableStatuses("demo", "etag")).contains(200);
+    Ticket current = ticket("SELECT * FROM iceberg.demo.etag");
+    assertThat(count(current)).isEqualTo(25);
+    catalog.resetRequests();
+    assertThat(count(current)).isEqualTo(25);
+    assertThat(catalog.loadTableStatuses("demo", "etag")).isNotEmpty().containsOnly(304);
+
+    // WHEN the table is dropped between two DoGets of a warm ticket
+    catalog.backend().dropTable(TableIdentifier.of("demo", "etag"), true);
+    // THEN the DoGet is refused as dropped
+    assertThatThrownBy(() -> count(current))
+        .isInstanceOf(FlightRuntimeException.class)
+        .hasMessageContaining("table iceberg.demo.etag was dropped")
+        .satisfies(
+            e ->
+                assertThat(((FlightRuntimeException) e).status().code())
+                    .isEqualTo(FlightStatusCode.NOT_FOUND));
+    // AND once recreated, the old ticket is refused as replaced and a fresh query reads the new one
+    DemoTables.append(
+        catalog.backend().createTable(TableIdentifier.of("demo", "etag"), DemoTables.NATION),
+        DemoTables.nations(0, 5));
+    assertThatThrownBy(() -> count(current))
+        .isInstanceOf(FlightRuntimeException.class)
+        .hasMessageContaining("table iceberg.demo.etag was replaced");
+    assertThat(count(ticket("SELECT * FROM iceberg.demo.etag WHERE n_nationkey >= 0")))
+        .isEqualTo(5);
+  }
+
   private static Ticket ticket(String sql) {
     return client.execute(sql, bearer("iceberg-token")).getEndpoints().get(0).getTicket();
   }

@@ -55,10 +55,14 @@ public final class RestCatalogFixture implements AutoCloseable {
   /** One request seen by the server. */
   public record Request(String method, String path) {}
 
+  /** One request answered by the server, with the HTTP status it answered (304: Not Modified). */
+  public record Response(String method, String path, int status) {}
+
   private final Server server;
   private final Catalog backend;
   private final URI uri;
   private final List<Request> requests;
+  private final List<Response> responses;
   private final java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>>
       hook;
 
@@ -67,11 +71,13 @@ public final class RestCatalogFixture implements AutoCloseable {
       Catalog backend,
       URI uri,
       List<Request> requests,
+      List<Response> responses,
       java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook) {
     this.server = server;
     this.backend = backend;
     this.uri = uri;
     this.requests = requests;
+    this.responses = responses;
     this.hook = hook;
   }
 
@@ -108,12 +114,13 @@ public final class RestCatalogFixture implements AutoCloseable {
 
     RESTCatalogAdapter adapter = new RESTCatalogAdapter(backend);
     List<Request> requests = new CopyOnWriteArrayList<>();
+    List<Response> responses = new CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook =
         new java.util.concurrent.atomic.AtomicReference<>();
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
     context.addServlet(new ServletHolder(new RESTCatalogServlet(adapter)), "/*");
     context.addFilter(
-        new FilterHolder(new CountingFilter(requests, clientCredential, hook)),
+        new FilterHolder(new CountingFilter(requests, responses, clientCredential, hook)),
         "/*",
         EnumSet.of(DispatcherType.REQUEST));
 
@@ -128,7 +135,7 @@ public final class RestCatalogFixture implements AutoCloseable {
     server.setHandler(context);
     server.start();
     URI uri = URI.create("http://127.0.0.1:" + connector.getLocalPort());
-    return new RestCatalogFixture(server, backend, uri, requests, hook);
+    return new RestCatalogFixture(server, backend, uri, requests, responses, hook);
   }
 
   /** A local-filesystem fixture on a free port without authentication. */
@@ -159,8 +166,22 @@ public final class RestCatalogFixture implements AutoCloseable {
         .count();
   }
 
+  /**
+   * The HTTP status of each loadTable the server has answered for it, in order: 200 with the
+   * table's metadata, or 304 when the client's {@code If-None-Match} named the current ETag
+   * (Iceberg's REST server derives it from the table's metadata location).
+   */
+  public List<Integer> loadTableStatuses(String namespace, String table) {
+    String suffix = "/namespaces/" + namespace + "/tables/" + table;
+    return responses.stream()
+        .filter(r -> r.method().equals("GET") && r.path().endsWith(suffix))
+        .map(Response::status)
+        .toList();
+  }
+
   public void resetRequests() {
     requests.clear();
+    responses.clear();
   }
 
   /**
@@ -185,6 +206,7 @@ public final class RestCatalogFixture implements AutoCloseable {
    */
   private record CountingFilter(
       List<Request> requests,
+      List<Response> responses,
       Optional<String> credential,
       java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook)
       implements Filter {
@@ -199,6 +221,18 @@ public final class RestCatalogFixture implements AutoCloseable {
       if (onRequest != null) {
         onRequest.accept(request);
       }
+      try {
+        authorizeAndServe(http, out, chain);
+      } finally {
+        responses.add(new Response(request.method(), request.path(), out.getStatus()));
+      }
+    }
+
+    private void authorizeAndServe(
+        HttpServletRequest http, HttpServletResponse out, FilterChain chain)
+        throws IOException, ServletException {
+      ServletRequest req = http;
+      ServletResponse resp = out;
       if (credential.isEmpty()) {
         chain.doFilter(req, resp);
         return;
