@@ -14,7 +14,8 @@ import java.util.Optional;
  * Entry point of the bench's Iceberg REST catalog JVM ({@link RestCatalogProcess}): Iceberg's own
  * REST catalog server (the lake-iceberg-demo fixture, a SQLite catalog in {@code <state-dir>}) with
  * the TPC-H table set written from {@code <parquet-dir>} when missing, on a free loopback port — in
- * a process of its own, as a production catalog is an external service.
+ * a process of its own, as a production catalog is an external service — and warmed up ({@link
+ * CatalogWarmup}) before it reports ready, as a long-running catalog would be.
  *
  * <p>Line protocol on stdin/stdout (stdout carries nothing else; logs go to stderr): prints {@code
  * ready <uri>} once serving, then answers each command with one line — {@code cold <namespace>
@@ -40,6 +41,15 @@ public final class RestCatalogMain {
     try (RestCatalogFixture fixture =
         RestCatalogFixture.start(dir, warehouse.toString(), Map.of(), 0, Optional.empty())) {
       TpchIceberg.ensure(fixture.backend(), parquet);
+      long start = System.nanoTime();
+      int loads =
+          CatalogWarmup.run(
+              fixture.uri(),
+              CatalogWarmup.tpch(TpchIceberg.NAMESPACE),
+              CatalogWarmup.budget(System.getenv()));
+      System.err.printf(
+          "catalog warm-up: %d loadTable requests in %d ms%n",
+          loads, (System.nanoTime() - start) / 1_000_000);
       protocol.println("ready " + fixture.uri());
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
