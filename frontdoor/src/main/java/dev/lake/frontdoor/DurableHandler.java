@@ -155,8 +155,7 @@ final class DurableHandler {
     AdmissionGates.Permit permit = partGates.enter(principal.tenant());
     PartExecution execution;
     try {
-      notes.job(durable.partJobId(principal, ticket));
-      execution = new PartExecution(durable.openPart(principal, ticket, allocator));
+      execution = new PartExecution(durable.openPart(principal, ticket, allocator, notes::job));
     } catch (RuntimeException e) {
       permit.close();
       throw e;

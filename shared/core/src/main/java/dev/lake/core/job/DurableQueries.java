@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -197,23 +198,23 @@ public final class DurableQueries {
 
   /** Opens exactly the part a RESULT_PART ticket names; the caller closes the reader. */
   public ArrowReader openPart(Principal principal, byte[] ticket, BufferAllocator allocator) {
+    return openPart(principal, ticket, allocator, jobId -> {});
+  }
+
+  /**
+   * As {@link #openPart(Principal, byte[], BufferAllocator)}, telling {@code jobSeen} the ticket's
+   * job id (for the audit trail) as soon as the ticket unsealed, so a download refused afterwards
+   * (job gone, grant revoked, part replaced) is still attributed to its job. The ticket is unsealed
+   * once per download.
+   */
+  public ArrowReader openPart(
+      Principal principal, byte[] ticket, BufferAllocator allocator, Consumer<String> jobSeen) {
     ResultParts.Claims claims = results.claims(principal, ticket);
+    jobSeen.accept(claims.jobId());
     // grants are re-checked at download too: a ticket issued before a revocation stops working
     Job job = jobs.find(claims.jobId()).orElseThrow(DurableQueries::unknownJob);
     checkGranted(principal, job);
     return results.open(claims, job, allocator);
-  }
-
-  /**
-   * The job a RESULT_PART ticket belongs to, for the audit trail; the ticket fails closed exactly
-   * as in {@link #openPart}.
-   */
-  public String partJobId(Principal principal, byte[] ticket) {
-    String jobId = tickets.unseal(ticket, TicketKind.RESULT_PART, principal).path("job").asText("");
-    if (jobId.isEmpty()) {
-      throw new LakeException(ErrorCode.TICKET_INVALID, "Result ticket is malformed");
-    }
-    return jobId;
   }
 
   /** The job of a submission, and whether this call created or restarted it. */

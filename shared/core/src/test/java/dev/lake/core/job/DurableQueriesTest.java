@@ -127,6 +127,26 @@ class DurableQueriesTest {
   }
 
   @Test
+  void openPart_namesTheTicketsJob_evenWhenTheDownloadIsThenRefused_andNeverForABadTicket() {
+    // GIVEN a finished job of alice and one of its part tickets
+    JobStatus submitted = submit(ALICE, Optional.of("sub-audit"));
+    complete(submitted.jobId(), 1, 5);
+    byte[] part = durable.poll(ALICE, submitted.descriptor()).parts().get(0).ticket();
+    List<String> seen = new ArrayList<>();
+    // WHEN a principal whose grant was revoked presents it
+    Principal revoked = Principal.of("acme", "alice", Set.of("lake.other"));
+    LakeException refused = catchLake(() -> durable.openPart(revoked, part, allocator, seen::add));
+    // THEN the download is refused after the ticket named its job (the audit line keeps it)
+    assertThat(refused.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+    assertThat(seen).containsExactly(submitted.jobId());
+    // AND a ticket that does not unseal (another principal's) names no job and fails closed
+    seen.clear();
+    assertThat(catchLake(() -> durable.openPart(BOB, part, allocator, seen::add)).code())
+        .isEqualTo(ErrorCode.TICKET_FOREIGN);
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
   void submit_beyondTheTenantsQueuedBound_isResourceExhausted_namingBoundCountAndFlag() {
     // GIVEN a bound of two queued jobs per tenant, and alice's two pending jobs
     durable =
