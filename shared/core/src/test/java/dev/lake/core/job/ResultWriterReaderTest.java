@@ -11,12 +11,15 @@ import dev.lake.core.local.LocalObjectStore;
 import dev.lake.core.testing.TestArrow;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.flatbuf.BodyCompression;
 import org.apache.arrow.flatbuf.BodyCompressionMethod;
 import org.apache.arrow.flatbuf.CompressionType;
@@ -26,7 +29,13 @@ import org.apache.arrow.flatbuf.MetadataVersion;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +75,77 @@ class ResultWriterReaderTest {
       ids.addAll(TestArrow.ids(reader.open(p.key(), p.bytes(), allocator)));
     }
     assertThat(ids).isEqualTo(TestArrow.range(10_000));
+  }
+
+  @Test
+  void writeParts_cutsBatchesAboveTheMessageTarget_intoEqualMessages_keepingEveryRowInOrder()
+      throws Exception {
+    // GIVEN a writer whose message target is a quarter of a 1,000-row batch's bytes, parts of 1,500
+    ObjectStore store = new LocalObjectStore(dir);
+    long batchBytes;
+    try (ArrowReader probe = equalWidthRows(1, 1_000)) {
+      assertThat(probe.loadNextBatch()).isTrue();
+      batchBytes = arrowBytes(probe.getVectorSchemaRoot());
+    }
+    ResultConfig config = config(1 << 30, 1_500, 1 << 20);
+    ResultWriter writer = new ResultWriter(store, config, Optional.empty(), (batchBytes + 3) / 4);
+    // WHEN 4 batches of 1,000 rows (every row of the same width) are written
+    List<PartRef> parts;
+    try (ArrowReader in = equalWidthRows(4, 1_000)) {
+      parts = writer.writeParts("r/acme/q2", in, (rows, n) -> {});
+    }
+    // THEN each part holds 1,500 rows in messages of at most a quarter batch (±1 row): the
+    // 1,000-row stretches as 4 x 250, the 500-row stretches (a batch cut by a part's end) as 2 x
+    // 250
+    assertThat(parts).extracting(PartRef::rows).containsExactly(1_500L, 1_500L, 1_000L);
+    ResultReader reader = new ResultReader(store, config);
+    List<Integer> messageRows = new ArrayList<>();
+    List<Long> ids = new ArrayList<>();
+    for (PartRef p : parts) {
+      try (ArrowReader part = reader.open(p.key(), p.bytes(), allocator)) {
+        while (part.loadNextBatch()) {
+          VectorSchemaRoot root = part.getVectorSchemaRoot();
+          messageRows.add(root.getRowCount());
+          BigIntVector id = (BigIntVector) root.getVector("id");
+          for (int i = 0; i < root.getRowCount(); i++) {
+            ids.add(id.get(i));
+          }
+        }
+      }
+    }
+    assertThat(messageRows).hasSize(16).allSatisfy(n -> assertThat(n).isEqualTo(250));
+    assertThat(ids).isEqualTo(TestArrow.range(4_000));
+  }
+
+  /** {@code batches} batches of {@code rows} rows of {@link TestArrow#SCHEMA}, ids 0, 1, 2, ... */
+  private ArrowReader equalWidthRows(int batches, int rows) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(TestArrow.SCHEMA, allocator);
+        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+      writer.start();
+      BigIntVector ids = (BigIntVector) root.getVector("id");
+      VarCharVector names = (VarCharVector) root.getVector("name");
+      for (int b = 0, id = 0; b < batches; b++) {
+        ids.allocateNew(rows);
+        names.allocateNew(rows);
+        for (int r = 0; r < rows; r++, id++) {
+          ids.set(r, id);
+          names.setSafe(r, String.format("row-%06d", id).getBytes(StandardCharsets.UTF_8));
+        }
+        root.setRowCount(rows);
+        writer.writeBatch();
+      }
+      writer.end();
+    }
+    return new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator);
+  }
+
+  private static long arrowBytes(VectorSchemaRoot root) {
+    long bytes = 0;
+    for (FieldVector v : root.getFieldVectors()) {
+      bytes += v.getBufferSize();
+    }
+    return bytes;
   }
 
   @Test
