@@ -61,15 +61,20 @@ final class CallLimit implements FlightServerMiddleware {
             new LinkedBlockingQueue<>(),
             named("lake-flight-overflow-", OverflowThread::new));
     lane.allowCoreThreadTimeOut(true);
+    // Without a queue (the default) a task goes straight to an idle thread, the one that went idle
+    // last (SynchronousQueue hands over last-in first-out, spinning briefly before it parks), and a
+    // new thread starts only when none is idle: gRPC's own cached pool, bounded. With a queue, a
+    // task waits in it and wakes the thread idle longest (first-in first-out over up to all the
+    // core threads): every callback of a call then wakes a cold, parked thread, which cost
+    // 0.3-0.5 ms per RPC on a loaded 2-core machine (docs/bench.md, 2026-12-02 11:20 UTC).
+    boolean queued = config.queue() > 0;
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
-            config.threads(),
+            queued ? config.threads() : 0,
             config.threads(),
             30,
             TimeUnit.SECONDS,
-            config.queue() == 0
-                ? new SynchronousQueue<>()
-                : new LinkedBlockingQueue<>(config.queue()),
+            queued ? new LinkedBlockingQueue<>(config.queue()) : new SynchronousQueue<>(),
             named("lake-flight-", Thread::new),
             (task, full) -> {
               if (full.isShutdown()) {
@@ -82,7 +87,9 @@ final class CallLimit implements FlightServerMiddleware {
             lane.shutdownNow();
           }
         };
-    pool.allowCoreThreadTimeOut(true);
+    if (queued) {
+      pool.allowCoreThreadTimeOut(true);
+    }
     return pool;
   }
 

@@ -98,8 +98,80 @@ class CallLimitTest {
   }
 
   @Test
+  void executor_withoutAQueue_handsEachTaskToTheThreadIdleLast_insteadOfWakingAnotherOne()
+      throws Exception {
+    // GIVEN the default executor: 64 threads and no queue
+    ThreadPoolExecutor executor =
+        (ThreadPoolExecutor) CallLimit.executor(FlightExecutorConfig.defaults());
+    try {
+      // WHEN 20 tasks run one after another, as the callbacks of a call do
+      List<String> ran = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        CompletableFuture<String> name = new CompletableFuture<>();
+        executor.execute(() -> name.complete(Thread.currentThread().getName()));
+        ran.add(name.get(10, TimeUnit.SECONDS));
+        // the thread is idle again once it waits for the next task
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (executor.getActiveCount() > 0 && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+      }
+      // THEN one thread ran them all: no thread is started or woken while one is idle (with a
+      // queue, every task woke the thread idle longest and the pool grew to its 64 threads)
+      assertThat(ran).containsOnly(ran.get(0));
+      assertThat(executor.getPoolSize()).isEqualTo(1);
+      assertThat(executor.getQueue()).isEmpty();
+    } finally {
+      executor.shutdown();
+      assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
+  void executor_withoutAQueue_runsWhatFindsEveryThreadBusy_onTheOverflowLane() throws Exception {
+    // GIVEN 4 threads, no queue, all threads blocked
+    ExecutorService executor = CallLimit.executor(new FlightExecutorConfig(4, 0));
+    CallLimit.Factory factory = new CallLimit.Factory(3);
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      for (int i = 0; i < 4; i++) {
+        executor.execute(
+            () -> {
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+      }
+      // WHEN a call starts THEN it runs at once on the lane and is refused 'retry later'
+      CompletableFuture<Throwable> refusal = new CompletableFuture<>();
+      executor.execute(
+          () -> {
+            try {
+              factory.onCallStarted(DO_GET, new FlightCallHeaders(), null);
+              refusal.complete(null);
+            } catch (Throwable e) {
+              refusal.complete(e);
+            }
+          });
+      Throwable e = refusal.get(10, TimeUnit.SECONDS);
+      assertThat(e).isInstanceOf(FlightRuntimeException.class);
+      assertThat(((FlightRuntimeException) e).status().code())
+          .isEqualTo(FlightStatusCode.RESOURCE_EXHAUSTED);
+      assertThat(e.getMessage()).contains("every Flight thread is taken");
+      assertThat(factory.active()).isZero();
+      assertThat(((ThreadPoolExecutor) executor).getPoolSize()).isEqualTo(4);
+    } finally {
+      release.countDown();
+      executor.shutdown();
+      assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
   void config_defaults_andBounds() {
-    assertThat(FlightExecutorConfig.defaults()).isEqualTo(new FlightExecutorConfig(64, 256));
+    assertThat(FlightExecutorConfig.defaults()).isEqualTo(new FlightExecutorConfig(64, 0));
     assertThat(CallLimit.limit(FlightExecutorConfig.defaults())).isEqualTo(48);
     assertThatThrownBy(() -> new FlightExecutorConfig(2, 0))
         .hasMessage("flightThreads must be between 4 and 4096: 2");

@@ -54,7 +54,7 @@ class FlightBurstTest {
 
   @Test
   void burstOnOneConnection_isServedInTurn_neverResetNorRefused() throws Exception {
-    // GIVEN a front door with the default Flight executor (64 threads, queue 256, 48 in flight)
+    // GIVEN a front door with the default Flight executor (64 threads, no queue, 48 in flight)
     try (LakeServer small = start(FrontDoorConfig.defaults(), FlightExecutorConfig.defaults());
         FlightSqlClient client = connect(small)) {
       ExecutorService pool = Executors.newFixedThreadPool(256);

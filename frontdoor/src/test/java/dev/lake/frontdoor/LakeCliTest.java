@@ -74,7 +74,7 @@ class LakeCliTest {
     assertThat(printed)
         .contains(
             "limits: 6 queries (3 per tenant, wait PT30S), 12 part downloads (5 per tenant), 8"
-                + " Flight threads (queue 256), idle stream PT1M");
+                + " Flight threads (queue 0), idle stream PT1M");
     Matcher url = Pattern.compile("JDBC URL: (\\S+)").matcher(printed);
     assertThat(url.find()).isTrue();
     assertThat(url.group(1))
