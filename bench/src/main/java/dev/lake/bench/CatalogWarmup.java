@@ -32,8 +32,14 @@ final class CatalogWarmup {
 
   private CatalogWarmup() {}
 
-  /** The budget from {@code LAKE_BENCH_CATALOG_WARMUP_MS}, else {@link #DEFAULT_BUDGET}. */
-  static Duration budget(Map<String, String> env) {
+  /**
+   * The budget from {@code LAKE_BENCH_CATALOG_WARMUP_MS}, else {@link #DEFAULT_BUDGET}; none for a
+   * cold run ({@code --warmups 0}: no warm-up at all, the catalog's included).
+   */
+  static Duration budget(Map<String, String> env, int warmups) {
+    if (warmups == 0) {
+      return Duration.ZERO;
+    }
     String ms = env.getOrDefault("LAKE_BENCH_CATALOG_WARMUP_MS", "").trim();
     return ms.isEmpty() ? DEFAULT_BUDGET : Duration.ofMillis(Long.parseLong(ms));
   }

@@ -4,6 +4,7 @@ import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
 import dev.lake.iceberg.IcebergFilesConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -33,7 +34,8 @@ final class IcebergPart implements AutoCloseable {
    * older layout is never read: {@code iceberg/} held GZIP files with one 500,000-row group each,
    * {@code iceberg-baseline-layout/} four row groups per file.)
    */
-  static IcebergPart start(Path dataDir, Path parquet, Path workDir, BufferAllocator allocator)
+  static IcebergPart start(
+      Path dataDir, Path parquet, Path workDir, Duration catalogWarmup, BufferAllocator allocator)
       throws Exception {
     // Iceberg 1.11 registers its file-format models in FormatModelRegistry's static initializer,
     // by reflection through the thread's context class loader. If the first touch happens on a
@@ -46,7 +48,8 @@ final class IcebergPart implements AutoCloseable {
         RestCatalogProcess.start(
             dataDir.resolve("iceberg-one-file-per-table"),
             parquet,
-            workDir.resolve("rest-catalog.log"));
+            workDir.resolve("rest-catalog.log"),
+            catalogWarmup);
     try {
       // Direct reads (DuckDB's own Parquet reader over the pinned plan's files) are the default;
       // LAKE_BENCH_ICEBERG_DIRECT=false measures Iceberg's generic reader instead.

@@ -99,7 +99,11 @@ final class LocalLakeStack implements LakeStack {
         iceberg =
             Optional.of(
                 IcebergPart.start(
-                    dataDir, context.parquet(), config.out().resolve("work"), allocator));
+                    dataDir,
+                    context.parquet(),
+                    config.out().resolve("work"),
+                    CatalogWarmup.budget(System.getenv(), config.warmups()),
+                    allocator));
         context.note(
             "iceberg data and REST catalog ready in %.1f s", (System.nanoTime() - start) / 1e9);
         catalogs.add(

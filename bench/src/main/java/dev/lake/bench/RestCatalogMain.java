@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,8 +29,8 @@ public final class RestCatalogMain {
   private RestCatalogMain() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: RestCatalogMain <state-dir> <parquet-dir>");
+    if (args.length != 3) {
+      System.err.println("usage: RestCatalogMain <state-dir> <parquet-dir> <warm-up-ms>");
       System.exit(2);
     }
     PrintStream protocol = new PrintStream(System.out, true, StandardCharsets.UTF_8);
@@ -46,7 +47,7 @@ public final class RestCatalogMain {
           CatalogWarmup.run(
               fixture.uri(),
               CatalogWarmup.tpch(TpchIceberg.NAMESPACE),
-              CatalogWarmup.budget(System.getenv()));
+              Duration.ofMillis(Long.parseLong(args[2])));
       System.err.printf(
           "catalog warm-up: %d loadTable requests in %d ms%n",
           loads, (System.nanoTime() - start) / 1_000_000);

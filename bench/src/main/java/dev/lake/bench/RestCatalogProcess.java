@@ -62,6 +62,15 @@ final class RestCatalogProcess implements AutoCloseable {
    * waits until it serves; its stderr goes to {@code log}.
    */
   static RestCatalogProcess start(Path stateDir, Path parquet, Path log) throws Exception {
+    return start(stateDir, parquet, log, Duration.ZERO);
+  }
+
+  /**
+   * As above, the server warmed up for {@code warmup} before it reports ready ({@link
+   * CatalogWarmup}).
+   */
+  static RestCatalogProcess start(Path stateDir, Path parquet, Path log, Duration warmup)
+      throws Exception {
     requireNonNull(stateDir, "stateDir is null");
     requireNonNull(parquet, "parquet is null");
     Files.createDirectories(log.getParent());
@@ -69,7 +78,7 @@ final class RestCatalogProcess implements AutoCloseable {
         ChildJvm.builder(
                 List.of(HEAP),
                 RestCatalogMain.class,
-                List.of(stateDir.toString(), parquet.toString()))
+                List.of(stateDir.toString(), parquet.toString(), Long.toString(warmup.toMillis())))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     try {

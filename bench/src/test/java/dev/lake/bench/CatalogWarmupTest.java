@@ -47,18 +47,20 @@ class CatalogWarmupTest {
   }
 
   @Test
-  void budget_defaultsToEightSeconds_zeroTurnsItOff() throws Exception {
-    // GIVEN no setting, a setting, and 0
-    // WHEN read / THEN the default, the value, and no loads at all for 0
-    assertThat(CatalogWarmup.budget(Map.of())).isEqualTo(Duration.ofSeconds(8));
-    assertThat(CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", " 1500 ")))
+  void budget_defaultsToEightSeconds_zeroOrAColdRunTurnsItOff() throws Exception {
+    // GIVEN no setting, a setting, a cold run (--warmups 0), and 0
+    // WHEN read / THEN the default, the value, none for a cold run, and no loads at all for 0
+    assertThat(CatalogWarmup.budget(Map.of(), 3)).isEqualTo(Duration.ofSeconds(8));
+    assertThat(CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", " 1500 "), 3))
         .isEqualTo(Duration.ofMillis(1500));
+    assertThat(CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", "1500"), 0))
+        .isEqualTo(Duration.ZERO);
     try (RestCatalogFixture fixture = RestCatalogFixture.startLocal(dir)) {
       assertThat(
               CatalogWarmup.run(
                   fixture.uri(),
                   List.of(TableIdentifier.of("w", "missing")),
-                  CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", "0"))))
+                  CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", "0"), 3)))
           .isZero();
       assertThat(fixture.requests()).isEqualTo(Collections.emptyList());
     }
