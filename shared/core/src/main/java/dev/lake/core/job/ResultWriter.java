@@ -48,7 +48,7 @@ public final class ResultWriter {
    * large and uneven messages cost it CPU and pipelining. Served from memory by a plain Flight
    * server, lineitem's parts cut from the engine's 65,536-row batches (an 11.2 MB message plus a
    * 1.6 MB tail per part) downloaded at 0.68-0.75x the rate of the same parts in 37,500-row batches
-   * (6.4 MB), and 25,000-row batches (4.3 MB) at 1.04-1.16x (docs/bench.md, 2026-12-02 11:20 UTC).
+   * (6.4 MB), and 25,000-row batches (4.3 MB) at 1.04-1.16x (docs/bench.md, 2026-12-02 11:15 UTC).
    */
   static final long TARGET_MESSAGE_BYTES = 4L << 20;
 
