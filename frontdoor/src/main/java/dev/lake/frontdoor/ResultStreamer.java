@@ -11,12 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
@@ -50,7 +46,7 @@ final class ResultStreamer implements AutoCloseable {
   /** Executions streaming on this replica, for CancelFlightInfo. */
   private final Set<Running> running = ConcurrentHashMap.newKeySet();
 
-  private final ExecutorService producers;
+  private final ProducerPool producers;
   private final Duration idleTimeout;
 
   /**
@@ -60,20 +56,7 @@ final class ResultStreamer implements AutoCloseable {
    */
   ResultStreamer(int producerThreads, Duration idleTimeout) {
     this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout is null");
-    AtomicInteger n = new AtomicInteger();
-    this.producers =
-        new ThreadPoolExecutor(
-            producerThreads,
-            producerThreads,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "lake-stream-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    ((ThreadPoolExecutor) producers).allowCoreThreadTimeOut(true);
+    this.producers = new ProducerPool(producerThreads);
   }
 
   /** A stream in progress: its ticket digest (never the ticket) and its execution. */
