@@ -65,6 +65,25 @@ class StatsAndResultTest {
   }
 
   @Test
+  void p4Concat_keepsEveryRunOfEveryClientProcess_inOrder() {
+    // GIVEN the samples of two client processes
+    ClientSpec.Samples first =
+        new ClientSpec.Samples(
+            List.of(1L, 2L), List.of(10L, 20L), List.of(5L, 5L), List.of(9L, 9L));
+    ClientSpec.Samples second =
+        new ClientSpec.Samples(List.of(3L), List.of(30L), List.of(5L), List.of(8L));
+
+    // WHEN pooled
+    ClientSpec.Samples all = P4Async.concat(List.of(first, second));
+
+    // THEN every run is kept with its bytes, rows and extra figure, in process order
+    assertThat(all.nanos()).containsExactly(1L, 2L, 3L);
+    assertThat(all.bytes()).containsExactly(10L, 20L, 30L);
+    assertThat(all.rows()).containsExactly(5L, 5L, 5L);
+    assertThat(all.extra()).containsExactly(9L, 9L, 8L);
+  }
+
+  @Test
   void chart_drawsOneBarPerRatio() {
     // GIVEN
     List<Result> results =
