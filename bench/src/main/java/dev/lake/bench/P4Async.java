@@ -57,19 +57,12 @@ final class P4Async implements Metric {
     String q1 = TpchQueries.forCatalog("lake").get("Q1");
     BenchConfig config = context.config();
     Outcome overhead =
-        context
-            .clients()
-            .run(
-                config.spec(
-                    l.token(),
-                    List.of(
-                        new Group(
-                            "overhead",
-                            1,
-                            List.of(
-                                new Side(
-                                    "durable", Kind.POLL, l.uri(), q1, Map.of("fresh", "true")),
-                                Side.of("interactive", Kind.FLIGHT_SQL, l.uri(), q1))))));
+        runGroup(
+            context,
+            l,
+            "overhead",
+            new Side("durable", Kind.POLL, l.uri(), q1, Map.of("fresh", "true")),
+            Side.of("interactive", Kind.FLIGHT_SQL, l.uri(), q1));
     // every job so far is a Q1 run (warm-ups included): the server's own submit → SUCCEEDED time
     List<Double> jobMillis = l.succeededJobMillis();
     RawFlightServer raw = context.raw();
@@ -90,41 +83,19 @@ final class P4Async implements Metric {
     try {
       for (int k = 0; k < DOWNLOAD_ALTERNATIONS; k++) {
         Outcome rawSide =
-            context
-                .clients()
-                .run(
-                    config.spec(
-                        l.token(),
-                        List.of(
-                            new Group(
-                                "download-raw",
-                                1,
-                                List.of(
-                                    new Side(
-                                        "raw4",
-                                        Kind.FLIGHT,
-                                        raw.uri(),
-                                        "lineitem-parts",
-                                        Map.of("parallel", "4")))))));
+            runGroup(
+                context,
+                l,
+                "download-raw",
+                new Side(
+                    "raw4", Kind.FLIGHT, raw.uri(), "lineitem-parts", Map.of("parallel", "4")));
         Outcome lakeSide =
-            context
-                .clients()
-                .run(
-                    config.spec(
-                        l.token(),
-                        List.of(
-                            new Group(
-                                "download",
-                                1,
-                                List.of(
-                                    new Side(
-                                        "p4", Kind.POLL, l.uri(), BIG, Map.of("parallel", "4")),
-                                    new Side(
-                                        "p1",
-                                        Kind.POLL,
-                                        l.uri(),
-                                        BIG,
-                                        Map.of("parallel", "1")))))));
+            runGroup(
+                context,
+                l,
+                "download",
+                new Side("p4", Kind.POLL, l.uri(), BIG, Map.of("parallel", "4")),
+                new Side("p1", Kind.POLL, l.uri(), BIG, Map.of("parallel", "1")));
         rawRuns.add(rawSide.get("download-raw", "raw4"));
         p4Runs.add(lakeSide.get("download", "p4"));
         p1Runs.add(lakeSide.get("download", "p1"));
@@ -243,6 +214,14 @@ final class P4Async implements Metric {
   static int rawBatchRows(long partRows) {
     long batchesPerPart = (partRows + 65_535) / 65_536;
     return (int) ((partRows + batchesPerPart - 1) / batchesPerPart);
+  }
+
+  /** One group of interleaved sides in one client process (a JVM of its own unless --no-fork). */
+  private static Outcome runGroup(BenchContext context, LakeStack lake, String name, Side... sides)
+      throws Exception {
+    return context
+        .clients()
+        .run(context.config().spec(lake.token(), List.of(new Group(name, 1, List.of(sides)))));
   }
 
   /** The runs of several client processes as one sample set, in order. */

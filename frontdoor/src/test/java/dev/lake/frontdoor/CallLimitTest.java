@@ -56,27 +56,9 @@ class CallLimitTest {
     CallLimit.Factory factory = new CallLimit.Factory(3);
     CountDownLatch release = new CountDownLatch(1);
     try {
-      for (int i = 0; i < 6; i++) {
-        executor.execute(
-            () -> {
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-      }
+      blockTasks(executor, 6, release);
       // WHEN one more task arrives (a call's start, or a callback of a call in flight)
-      CompletableFuture<Throwable> refusal = new CompletableFuture<>();
-      executor.execute(
-          () -> {
-            try {
-              factory.onCallStarted(DO_GET, new FlightCallHeaders(), null);
-              refusal.complete(null);
-            } catch (Throwable e) {
-              refusal.complete(e);
-            }
-          });
+      CompletableFuture<Throwable> refusal = startCall(executor, factory);
       // THEN it runs at once without growing the threads or the queue, and a call starting
       // there is refused RESOURCE_EXHAUSTED 'retry later' without taking a place
       Throwable e = refusal.get(10, TimeUnit.SECONDS);
@@ -134,27 +116,9 @@ class CallLimitTest {
     CallLimit.Factory factory = new CallLimit.Factory(3);
     CountDownLatch release = new CountDownLatch(1);
     try {
-      for (int i = 0; i < 4; i++) {
-        executor.execute(
-            () -> {
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-      }
+      blockTasks(executor, 4, release);
       // WHEN a call starts THEN it runs at once on the lane and is refused 'retry later'
-      CompletableFuture<Throwable> refusal = new CompletableFuture<>();
-      executor.execute(
-          () -> {
-            try {
-              factory.onCallStarted(DO_GET, new FlightCallHeaders(), null);
-              refusal.complete(null);
-            } catch (Throwable e) {
-              refusal.complete(e);
-            }
-          });
+      CompletableFuture<Throwable> refusal = startCall(executor, factory);
       Throwable e = refusal.get(10, TimeUnit.SECONDS);
       assertThat(e).isInstanceOf(FlightRuntimeException.class);
       assertThat(((FlightRuntimeException) e).status().code())
@@ -177,5 +141,37 @@ class CallLimitTest {
         .hasMessage("flightThreads must be between 4 and 4096: 2");
     assertThatThrownBy(() -> new FlightExecutorConfig(4, -1))
         .hasMessage("flightQueue must be between 0 and 65536: -1");
+  }
+
+  /** Submits {@code n} tasks that hold their thread (or queue place) until {@code release}. */
+  private static void blockTasks(ExecutorService executor, int n, CountDownLatch release) {
+    for (int i = 0; i < n; i++) {
+      executor.execute(
+          () -> {
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+    }
+  }
+
+  /**
+   * Starts a DoGet through {@code factory} on the executor; completes with its refusal, or null.
+   */
+  private static CompletableFuture<Throwable> startCall(
+      ExecutorService executor, CallLimit.Factory factory) {
+    CompletableFuture<Throwable> refusal = new CompletableFuture<>();
+    executor.execute(
+        () -> {
+          try {
+            factory.onCallStarted(DO_GET, new FlightCallHeaders(), null);
+            refusal.complete(null);
+          } catch (Throwable e) {
+            refusal.complete(e);
+          }
+        });
+    return refusal;
   }
 }
