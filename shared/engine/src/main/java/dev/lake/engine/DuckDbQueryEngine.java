@@ -329,18 +329,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   /** The snapshot caches' counters over every pool (all zero with the cache off). */
   @Override
   public CacheStats cacheStats() {
-    long copies = 0;
-    long hits = 0;
-    long bytes = 0;
-    for (int i = 0; i < pools.size(); i++) {
-      SnapshotCache c = pools.pool(i).snapshotCache();
-      if (c != null) {
-        copies += c.materializations();
-        hits += c.hits();
-        bytes += c.cachedBytes();
-      }
-    }
-    return new CacheStats(copies, hits, bytes, 0, 0);
+    return pools.cacheStats();
   }
 
   /** The first pool's snapshot cache (where statements of one tenant run), or null; for tests. */

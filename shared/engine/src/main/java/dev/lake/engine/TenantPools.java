@@ -2,6 +2,7 @@ package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.CacheStats;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.Snapshot;
@@ -92,6 +93,22 @@ final class TenantPools implements AutoCloseable {
   /** How many pools there are. */
   int size() {
     return pools.size();
+  }
+
+  /** The snapshot caches' counters summed over every pool (all zero with the cache off). */
+  CacheStats cacheStats() {
+    long copies = 0;
+    long hits = 0;
+    long bytes = 0;
+    for (EnginePool p : pools) {
+      SnapshotCache c = p.snapshotCache();
+      if (c != null) {
+        copies += c.materializations();
+        hits += c.hits();
+        bytes += c.cachedBytes();
+      }
+    }
+    return new CacheStats(copies, hits, bytes, 0, 0);
   }
 
   /** The pool at {@code index} (tests, and the hardening checks of every pool). */
