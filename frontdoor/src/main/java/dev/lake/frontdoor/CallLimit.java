@@ -103,7 +103,8 @@ final class CallLimit implements FlightServerMiddleware {
     }
   }
 
-  private static ThreadFactory named(String prefix, BiFunction<Runnable, String, Thread> create) {
+  /** Daemon threads named {@code prefix1, prefix2, …}, made by {@code create}. */
+  static ThreadFactory named(String prefix, BiFunction<Runnable, String, Thread> create) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
       Thread t = create.apply(r, prefix + n.incrementAndGet());

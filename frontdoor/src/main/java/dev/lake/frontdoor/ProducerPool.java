@@ -8,7 +8,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The producer threads of {@link ResultStreamer}: a stream goes to the thread that went idle last
@@ -24,7 +23,7 @@ final class ProducerPool extends ThreadPoolExecutor {
   private final ThreadPoolExecutor backlog;
 
   ProducerPool(int threads) {
-    this(threads, named());
+    this(threads, CallLimit.named("lake-stream-", Thread::new));
   }
 
   private ProducerPool(int threads, ThreadFactory factory) {
@@ -54,15 +53,6 @@ final class ProducerPool extends ThreadPoolExecutor {
             threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
     backlog.allowCoreThreadTimeOut(true);
     return backlog;
-  }
-
-  private static ThreadFactory named() {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, "lake-stream-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 
   /** Threads of the backlog (for tests). */

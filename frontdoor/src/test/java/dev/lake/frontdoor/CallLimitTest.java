@@ -89,14 +89,11 @@ class CallLimitTest {
       // WHEN 20 tasks run one after another, as the callbacks of a call do
       List<String> ran = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
-        CompletableFuture<String> name = new CompletableFuture<>();
-        executor.execute(() -> name.complete(Thread.currentThread().getName()));
-        ran.add(name.get(10, TimeUnit.SECONDS));
+        CompletableFuture<Thread> worker = new CompletableFuture<>();
+        executor.execute(() -> worker.complete(Thread.currentThread()));
+        ran.add(worker.get(10, TimeUnit.SECONDS).getName());
         // the thread is idle again once it waits for the next task
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (executor.getActiveCount() > 0 && System.nanoTime() < deadline) {
-          Thread.onSpinWait();
-        }
+        PoolThreads.awaitParked(worker.get());
       }
       // THEN one thread ran them all: no thread is started or woken while one is idle (with a
       // queue, every task woke the thread idle longest and the pool grew to its 64 threads)

@@ -21,10 +21,10 @@ class ProducerPoolTest {
       // WHEN 20 streams run one after another
       List<String> ran = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
-        CompletableFuture<String> name = new CompletableFuture<>();
-        pool.execute(() -> name.complete(Thread.currentThread().getName()));
-        ran.add(name.get(10, TimeUnit.SECONDS));
-        awaitIdle(pool);
+        CompletableFuture<Thread> worker = new CompletableFuture<>();
+        pool.execute(() -> worker.complete(Thread.currentThread()));
+        ran.add(worker.get(10, TimeUnit.SECONDS).getName());
+        PoolThreads.awaitParked(worker.get());
       }
       // THEN one thread produced them all and the backlog never started
       assertThat(ran).containsOnly(ran.get(0));
@@ -66,12 +66,5 @@ class ProducerPoolTest {
     assertThatThrownBy(() -> pool.execute(() -> {}))
         .isInstanceOf(RejectedExecutionException.class)
         .hasMessage("the result streamer is closed");
-  }
-
-  private static void awaitIdle(ProducerPool pool) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (pool.getActiveCount() > 0 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
   }
 }

@@ -231,10 +231,8 @@ public final class RestCatalogFixture implements AutoCloseable {
     private void authorizeAndServe(
         HttpServletRequest http, HttpServletResponse out, FilterChain chain)
         throws IOException, ServletException {
-      ServletRequest req = http;
-      ServletResponse resp = out;
       if (credential.isEmpty()) {
-        chain.doFilter(req, resp);
+        chain.doFilter(http, out);
         return;
       }
       if (http.getRequestURI().endsWith("/oauth/tokens")) {
@@ -252,7 +250,7 @@ public final class RestCatalogFixture implements AutoCloseable {
           deny(out, "invalid_client");
           return;
         }
-        chain.doFilter(new CachedBody(http, body), resp);
+        chain.doFilter(new CachedBody(http, body), out);
         return;
       }
       String auth = http.getHeader("Authorization");
@@ -260,7 +258,7 @@ public final class RestCatalogFixture implements AutoCloseable {
         deny(out, "NotAuthorizedException");
         return;
       }
-      chain.doFilter(req, resp);
+      chain.doFilter(http, out);
     }
 
     private static void deny(HttpServletResponse r, String type) throws IOException {
