@@ -151,7 +151,9 @@ public final class ReusingQueryEngine implements QueryEngine {
 
   /** Stored results and their total weight, for tests and metrics. */
   long storedBytes() {
-    return results.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    // summed, not Caffeine's weightedSize(): that is updated when the cache's write buffer drains,
+    // so right after a store it may still read 0
+    return results.asMap().values().stream().mapToLong(StoredResult::weight).sum();
   }
 
   /** The engine's caches plus this store's hits (lookups that replayed a result) and bytes. */
