@@ -19,14 +19,16 @@ class DeadlineTimerTest {
       Thread.sleep(50); // the timer thread reached its first wait
       // GIVEN the timer thread's waits so far
       long before = timer.waits();
+      long t0 = System.nanoTime();
       // WHEN 20 statements each get a 5-minute deadline and end before it, one after another
       for (int i = 0; i < 20; i++) {
         ScheduledFuture<?> deadline = timer.schedule(() -> {}, Duration.ofMinutes(5));
         Thread.sleep(5); // a woken timer thread would wait again meanwhile
         deadline.cancel(false);
       }
-      // THEN the thread waited again at most for the keeper (once a second), not per deadline
-      assertThat(timer.waits() - before).isLessThanOrEqualTo(2);
+      long keeperRuns = 1 + (System.nanoTime() - t0) / DeadlineTimer.KEEPER.toNanos();
+      // THEN the thread waited again only for the keeper (once a second), not per deadline
+      assertThat(timer.waits() - before).isLessThanOrEqualTo(1 + keeperRuns);
       assertThat(timer.pending()).isZero();
     }
   }
