@@ -3,8 +3,10 @@ package dev.lake.bench;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.IcebergFederation;
 import dev.lake.iceberg.IcebergFilesConfig;
+import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -82,6 +84,19 @@ final class IcebergPart implements AutoCloseable {
   long loadTableCalls(String qualified) {
     String[] parts = qualified.split("\\.");
     return catalog.loadTableRequests(parts[1], parts[2]);
+  }
+
+  /** The catalog process's CPU and its TPC-H loadTable requests so far; empty if not known. */
+  Optional<LakeStack.CatalogUsage> usage() {
+    Optional<Duration> cpu = catalog.cpu();
+    if (cpu.isEmpty()) {
+      return Optional.empty();
+    }
+    long loads = 0;
+    for (TpchTable<?> t : TpchTable.getTables()) {
+      loads += catalog.loadTableRequests(TpchIceberg.NAMESPACE, t.getTableName());
+    }
+    return Optional.of(new LakeStack.CatalogUsage(cpu.get().toNanos(), loads));
   }
 
   @Override

@@ -61,6 +61,28 @@ interface LakeStack extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * The Iceberg catalog server's CPU so far and the TPC-H loadTable requests it has served; empty
+   * if the stack cannot tell (no catalog process of its own).
+   */
+  default Optional<CatalogUsage> icebergCatalogUsage() {
+    return Optional.empty();
+  }
+
+  /**
+   * What the Iceberg catalog server has done so far.
+   *
+   * @param cpuNanos the catalog process's CPU time (all its threads: requests, JIT, GC)
+   * @param loads REST loadTable requests it has served for the TPC-H tables
+   */
+  record CatalogUsage(long cpuNanos, long loads) {
+    public CatalogUsage {
+      if (cpuNanos < 0 || loads < 0) {
+        throw new IllegalArgumentException("negative catalog usage: " + cpuNanos + ", " + loads);
+      }
+    }
+  }
+
   @Override
   void close() throws Exception;
 }

@@ -296,6 +296,11 @@ final class LocalLakeStack implements LakeStack {
   }
 
   @Override
+  public Optional<CatalogUsage> icebergCatalogUsage() {
+    return iceberg.flatMap(IcebergPart::usage);
+  }
+
+  @Override
   public Optional<CacheStats> cacheStats() {
     return Optional.of(components.engine().cacheStats());
   }

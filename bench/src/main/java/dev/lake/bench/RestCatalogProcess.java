@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +92,11 @@ final class RestCatalogProcess implements AutoCloseable {
 
   URI uri() {
     return uri;
+  }
+
+  /** The catalog JVM's CPU time so far (all its threads), if the platform reports it. */
+  Optional<Duration> cpu() {
+    return process.toHandle().info().totalCpuDuration();
   }
 
   /** Creates TPC-H nation as {@code namespace.table} through the backend (not a REST request). */

@@ -47,10 +47,10 @@ class CatalogWarmupTest {
   }
 
   @Test
-  void budget_defaultsToEightSeconds_zeroOrAColdRunTurnsItOff() throws Exception {
+  void budget_defaultsToThirtySeconds_zeroOrAColdRunTurnsItOff() throws Exception {
     // GIVEN no setting, a setting, a cold run (--warmups 0), and 0
     // WHEN read / THEN the default, the value, none for a cold run, and no loads at all for 0
-    assertThat(CatalogWarmup.budget(Map.of(), 3)).isEqualTo(Duration.ofSeconds(8));
+    assertThat(CatalogWarmup.budget(Map.of(), 3)).isEqualTo(Duration.ofSeconds(30));
     assertThat(CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", " 1500 "), 3))
         .isEqualTo(Duration.ofMillis(1500));
     assertThat(CatalogWarmup.budget(Map.of("LAKE_BENCH_CATALOG_WARMUP_MS", "1500"), 0))

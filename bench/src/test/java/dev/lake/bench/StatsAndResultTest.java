@@ -1,13 +1,37 @@
 package dev.lake.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class StatsAndResultTest {
+  @Test
+  void p3CatalogNote_givesTheCatalogServersCpuPerLoadDuringP3_orNothingWithoutACatalog() {
+    // GIVEN the Iceberg catalog server's usage before and after P3
+    Optional<LakeStack.CatalogUsage> before =
+        Optional.of(new LakeStack.CatalogUsage(1_000_000_000L, 100));
+    Optional<LakeStack.CatalogUsage> after =
+        Optional.of(new LakeStack.CatalogUsage(3_500_000_000L, 600));
+
+    // WHEN noted / THEN the requests, CPU and CPU per request in between; nothing without a
+    // catalog of the stack's own, and no per-request figure without requests
+    assertThat(P3TpchQueries.catalogNote(before, after))
+        .isEqualTo(
+            "; Iceberg catalog JVM (same cores) during P3: 500 loadTable requests, 2.5 s CPU"
+                + " (5.0 ms per request)");
+    assertThat(P3TpchQueries.catalogNote(Optional.empty(), after)).isEmpty();
+    assertThat(P3TpchQueries.catalogNote(after, after))
+        .isEqualTo("; Iceberg catalog JVM (same cores) during P3: 0 loadTable requests, 0.0 s CPU");
+    assertThatThrownBy(() -> new LakeStack.CatalogUsage(-1, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("negative catalog usage: -1, 0");
+  }
+
   @Test
   void stats_takeNearestRankMedianAndP95() {
     // GIVEN twenty samples 1..20 in random order

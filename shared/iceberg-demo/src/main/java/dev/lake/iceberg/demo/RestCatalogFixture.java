@@ -27,7 +27,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
@@ -61,8 +62,8 @@ public final class RestCatalogFixture implements AutoCloseable {
   private final Server server;
   private final Catalog backend;
   private final URI uri;
-  private final List<Request> requests;
-  private final List<Response> responses;
+  private final Queue<Request> requests;
+  private final Queue<Response> responses;
   private final java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>>
       hook;
 
@@ -70,8 +71,8 @@ public final class RestCatalogFixture implements AutoCloseable {
       Server server,
       Catalog backend,
       URI uri,
-      List<Request> requests,
-      List<Response> responses,
+      Queue<Request> requests,
+      Queue<Response> responses,
       java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook) {
     this.server = server;
     this.backend = backend;
@@ -113,8 +114,10 @@ public final class RestCatalogFixture implements AutoCloseable {
     Catalog backend = CatalogUtil.buildIcebergCatalog("backend", props, new Configuration());
 
     RESTCatalogAdapter adapter = new RESTCatalogAdapter(backend);
-    List<Request> requests = new CopyOnWriteArrayList<>();
-    List<Response> responses = new CopyOnWriteArrayList<>();
+    // queues, not copy-on-write lists: a bench catalog serves tens of thousands of requests, and
+    // a copy-on-write list copied every request seen so far on each one
+    Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    Queue<Response> responses = new ConcurrentLinkedQueue<>();
     java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook =
         new java.util.concurrent.atomic.AtomicReference<>();
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
@@ -205,8 +208,8 @@ public final class RestCatalogFixture implements AutoCloseable {
    * secret, and refuses any other request without a bearer token.
    */
   private record CountingFilter(
-      List<Request> requests,
-      List<Response> responses,
+      Queue<Request> requests,
+      Queue<Response> responses,
       Optional<String> credential,
       java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<Request>> hook)
       implements Filter {
