@@ -19,12 +19,13 @@ import org.apache.iceberg.rest.RESTCatalog;
  * few thousand loadTable requests while its JIT is still compiling, on the two cores lake and
  * DuckDB share in the bench. Measured 2026-12-02 (load 8-10, 500-load steps, the server process's
  * CPU, JIT and GC threads included): 12.6 ms of server CPU per load for the first 500, 3.2-6.8 ms
- * up to 4,500, 1.3-2.5 ms from 6,000 on; the earlier cap of 3,000 loads or 8 s left every P3 run in
- * the 3-7 ms range, one such load per Iceberg table per DoGet. The loads are made as lake makes
- * them — Iceberg's own REST client with {@code snapshot-loading-mode=all}, whose table cache sends
- * {@code If-None-Match} and gets 304 after each table's first load — over the given tables (the
- * bench: every TPC-H table), until {@code budget} or {@link #MAX_LOADS} loads, whichever comes
- * first.
+ * up to 4,500, 1.3-2.5 ms from 6,000 on (back to back). During P3, where the loads come one per
+ * Iceberg table per DoGet between queries, the server still spent 12-16 ms of CPU per load after
+ * this warm-up (three quiet quick runs, 2026-12-02 15:32-15:41 UTC), as after the earlier cap of
+ * 3,000 loads or 8 s; P3's note reports it. The loads are made as lake makes them — Iceberg's own
+ * REST client with {@code snapshot-loading-mode=all}, whose table cache sends {@code If-None-Match}
+ * and gets 304 after each table's first load — over the given tables (the bench: every TPC-H
+ * table), until {@code budget} or {@link #MAX_LOADS} loads, whichever comes first.
  */
 final class CatalogWarmup {
   /** Enough for the server's hot path to be compiled (the CPU per load stops falling by then). */
