@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class P2CopyNoteTest {
   private static Optional<CacheStats> stats(long copies, long hits) {
-    return Optional.of(new CacheStats(copies, hits, 0, 0, 0));
+    return Optional.of(new CacheStats(copies, hits, 0, 0, 0, 0));
   }
 
   @Test

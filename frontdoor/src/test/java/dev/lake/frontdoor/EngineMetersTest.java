@@ -49,7 +49,7 @@ class EngineMetersTest {
     assertThat(meters.scrape()).contains("lake_snapshot_cache_hits_total 0.0");
 
     // WHEN the engine's caches move
-    engine.stats.set(new CacheStats(3, 17, 4096, 5, 1024));
+    engine.stats.set(new CacheStats(3, 17, 4096, 0, 5, 1024));
 
     // THEN the next scrape shows them, under stable names
     assertThat(meters.scrape())

@@ -347,15 +347,17 @@ final class SnapshotCache implements AutoCloseable {
     tables.cleanUp();
   }
 
-  /**
-   * Waits until every copy queued so far has finished and its evictions were dropped (one thread
-   * each, first in first out).
-   */
+  /** Waits until every copy queued so far has finished and its evictions were dropped; tests. */
   void awaitFillsForTest(Duration timeout)
       throws InterruptedException, ExecutionException, TimeoutException {
     fills.submit(() -> {}).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     tables.cleanUp();
     drops.submit(() -> {}).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Snapshots whose background copy is queued or running now. */
+  int pendingCopies() {
+    return pending.size();
   }
 
   /** How many copies were materialized since the engine started. */

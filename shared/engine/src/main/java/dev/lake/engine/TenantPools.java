@@ -100,15 +100,17 @@ final class TenantPools implements AutoCloseable {
     long copies = 0;
     long hits = 0;
     long bytes = 0;
+    long pending = 0;
     for (EnginePool p : pools) {
       SnapshotCache c = p.snapshotCache();
       if (c != null) {
         copies += c.materializations();
         hits += c.hits();
         bytes += c.cachedBytes();
+        pending += c.pendingCopies();
       }
     }
-    return new CacheStats(copies, hits, bytes, 0, 0);
+    return new CacheStats(copies, hits, bytes, pending, 0, 0);
   }
 
   /** The pool at {@code index} (tests, and the hardening checks of every pool). */

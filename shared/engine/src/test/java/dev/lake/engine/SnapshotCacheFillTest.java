@@ -110,16 +110,20 @@ class SnapshotCacheFillTest {
       cache.awaitFillsForTest(Duration.ofSeconds(60));
       assertThat(reached.getCount()).isEqualTo(1);
       assertThat(cache.materializations()).isZero();
+      assertThat(engine.cacheStats().snapshotCopiesPending()).isZero();
       // WHEN it is read a second time THEN a background copy starts
       assertThat(run(engine, NATION)).isEqualTo(expected);
       assertThat(reached.await(60, TimeUnit.SECONDS)).isTrue();
       // WHEN a query reads it while that copy is stuck THEN it is answered uncached, not blocked
       assertThat(run(engine, NATION)).isEqualTo(expected).hasSize(25);
       assertThat(cache.hits()).isZero();
+      // AND the engine's stats show the copy as pending (queued or running)
+      assertThat(engine.cacheStats().snapshotCopiesPending()).isEqualTo(1);
       // WHEN the copy finishes THEN the next read is a hit
       reader.disarm();
       cache.awaitFillsForTest(Duration.ofSeconds(60));
       assertThat(cache.materializations()).isEqualTo(1);
+      assertThat(engine.cacheStats().snapshotCopiesPending()).isZero();
       AdmittedQuery q = admission.admit(NATION);
       try (var cached = engine.execute(q, List.of(), catalogs.resolveAll(ALICE, q), allocator)) {
         assertThat(rows(cached.reader())).isEqualTo(expected);
