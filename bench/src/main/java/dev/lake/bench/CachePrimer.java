@@ -21,15 +21,17 @@ final class CachePrimer {
   /** Passes at most: each widens copies by what the statements read, so two usually suffice. */
   static final int MAX_PASSES = 4;
 
-  /** Longest wait per pass for the background copies to finish. */
-  static final Duration IDLE_WAIT = Duration.ofSeconds(60);
-
   private CachePrimer() {}
 
-  /** Primes and returns the note's part saying what it did. */
-  static String prime(BenchContext context, LakeStack lake, List<Group> lakeGroups)
+  /**
+   * Primes, waiting at most {@code idleWait} per pass for the copies, and returns the note's part
+   * saying what it did.
+   */
+  static String prime(
+      BenchContext context, LakeStack lake, List<Group> lakeGroups, Duration idleWait)
       throws Exception {
     requireNonNull(lakeGroups, "lakeGroups is null");
+    requireNonNull(idleWait, "idleWait is null");
     long start = System.nanoTime();
     long copiesBefore = stats(lake).snapshotCopies();
     int passes = 0;
@@ -38,7 +40,7 @@ final class CachePrimer {
       long copies = stats(lake).snapshotCopies();
       context.clients().run(new ClientSpec(0, 2, lake.token(), lakeGroups));
       passes++;
-      idle = awaitIdle(lake);
+      idle = awaitIdle(lake, idleWait);
       if (stats(lake).snapshotCopies() == copies) {
         break; // nothing left to copy
       }
@@ -53,8 +55,8 @@ final class CachePrimer {
         (System.nanoTime() - start) / 1e9);
   }
 
-  private static boolean awaitIdle(LakeStack lake) throws InterruptedException {
-    long deadline = System.nanoTime() + IDLE_WAIT.toNanos();
+  private static boolean awaitIdle(LakeStack lake, Duration idleWait) throws InterruptedException {
+    long deadline = System.nanoTime() + idleWait.toNanos();
     while (stats(lake).snapshotCopiesPending() > 0) {
       if (System.nanoTime() > deadline) {
         return false;

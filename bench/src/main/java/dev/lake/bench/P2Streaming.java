@@ -6,6 +6,7 @@ import dev.lake.bench.ClientSpec.Outcome;
 import dev.lake.bench.ClientSpec.Samples;
 import dev.lake.bench.ClientSpec.Side;
 import dev.lake.core.CacheStats;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +44,19 @@ final class P2Streaming implements Metric {
     Optional<LakeStack> lake = context.lake();
     String primed = "";
     if (lake.isPresent() && lake.get().cacheStats().isPresent() && config.warmups() > 0) {
-      primed = prime(context, lake.get());
+      // P2 measures what a server with a hot table streams: the engine copies a snapshot in the
+      // background after its second uncached read, and a time-capped warm-up of a few rounds
+      // (quick runs: about 6 on a quiet machine, 1 at load 10) otherwise let timed runs read
+      // lineitem uncached (Lance into DuckDB, several times the CPU) in loaded runs
+      LakeStack l = lake.get();
+      primed =
+          CachePrimer.prime(
+              context,
+              l,
+              List.of(
+                  new Group(
+                      "p2-prime", 1, List.of(Side.of("lake", Kind.FLIGHT_SQL, l.uri(), SQL)))),
+              COPY_WAIT);
     }
     Optional<CacheStats> cacheBefore = lake.flatMap(LakeStack::cacheStats);
     try {
@@ -104,48 +117,8 @@ final class P2Streaming implements Metric {
             note));
   }
 
-  /** Longest wait in {@link #prime} for the background copy of lineitem to finish. */
-  static final java.time.Duration COPY_WAIT = java.time.Duration.ofSeconds(20);
-
-  /**
-   * Reads lineitem through lake twice (a client process of its own, untimed) and waits until the
-   * engine's snapshot cache made its copy (at most {@link #COPY_WAIT}), so that P2 measures what a
-   * server with a hot table streams: the engine copies a snapshot in the background after its
-   * second uncached read, and a time-capped warm-up of a few rounds (quick runs: 3 s, about 6
-   * rounds on a quiet machine, 1 round at load 10) otherwise let timed runs read lineitem uncached
-   * (Lance into DuckDB, several times the CPU) in loaded runs. Returns the note's part saying so.
-   */
-  private static String prime(BenchContext context, LakeStack lake) throws Exception {
-    CacheStats before = lake.cacheStats().orElseThrow();
-    long copies = before.snapshotCopies();
-    long start = System.nanoTime();
-    context
-        .clients()
-        .run(
-            new ClientSpec(
-                0,
-                2,
-                lake.token(),
-                List.of(
-                    new Group(
-                        "p2-prime",
-                        1,
-                        List.of(Side.of("lake", Kind.FLIGHT_SQL, lake.uri(), SQL))))));
-    if (lake.cacheStats().orElseThrow().snapshotHits() - before.snapshotHits() >= 2) {
-      return "; primed with 2 untimed lake reads, both from a snapshot-cache copy already held";
-    }
-    long deadline = System.nanoTime() + COPY_WAIT.toNanos();
-    while (lake.cacheStats().orElseThrow().snapshotCopies() == copies
-        && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    boolean made = lake.cacheStats().orElseThrow().snapshotCopies() > copies;
-    return String.format(
-        Locale.ROOT,
-        "; primed with 2 untimed lake reads, %s after %.1f s",
-        made ? "snapshot-cache copy made" : "no snapshot-cache copy made",
-        (System.nanoTime() - start) / 1e9);
-  }
+  /** Longest wait for the background copy of lineitem to finish. */
+  static final Duration COPY_WAIT = Duration.ofSeconds(20);
 
   /**
    * Whether lake's timed runs read lineitem from the engine's snapshot-cache copy (a native DuckDB

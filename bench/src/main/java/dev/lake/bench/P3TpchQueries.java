@@ -6,6 +6,7 @@ import dev.lake.bench.ClientSpec.Outcome;
 import dev.lake.bench.ClientSpec.Samples;
 import dev.lake.bench.ClientSpec.Side;
 import dev.lake.core.CacheStats;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,9 @@ import java.util.Optional;
  * interleaved. Also reports the geometric mean over the queries per variant.
  */
 final class P3TpchQueries implements Metric {
+  /** Longest wait per priming pass for the background copies to finish. */
+  static final Duration COPY_WAIT = Duration.ofSeconds(60);
+
   private static final String LABEL = "in-process DuckDB over the same data as local Parquet";
 
   @Override
@@ -61,7 +65,7 @@ final class P3TpchQueries implements Metric {
         List<Side> lakeSides = g.sides().stream().filter(s -> s.kind() == Kind.FLIGHT_SQL).toList();
         lakeGroups.add(new Group("p3-prime-" + g.name(), 1, lakeSides));
       }
-      primed = CachePrimer.prime(context, lake.get(), lakeGroups);
+      primed = CachePrimer.prime(context, lake.get(), lakeGroups, COPY_WAIT);
     }
     Optional<CacheStats> cacheBefore = lake.flatMap(LakeStack::cacheStats);
     Optional<LakeStack.CatalogUsage> catalogBefore = lake.flatMap(LakeStack::icebergCatalogUsage);

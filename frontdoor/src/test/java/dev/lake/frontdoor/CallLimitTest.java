@@ -56,7 +56,7 @@ class CallLimitTest {
     CallLimit.Factory factory = new CallLimit.Factory(3);
     CountDownLatch release = new CountDownLatch(1);
     try {
-      blockTasks(executor, 6, release);
+      PoolThreads.blockTasks(executor, 6, release);
       // WHEN one more task arrives (a call's start, or a callback of a call in flight)
       CompletableFuture<Throwable> refusal = startCall(executor, factory);
       // THEN it runs at once without growing the threads or the queue, and a call starting
@@ -87,14 +87,8 @@ class CallLimitTest {
         (ThreadPoolExecutor) CallLimit.executor(FlightExecutorConfig.defaults());
     try {
       // WHEN 20 tasks run one after another, as the callbacks of a call do
-      List<String> ran = new ArrayList<>();
-      for (int i = 0; i < 20; i++) {
-        CompletableFuture<Thread> worker = new CompletableFuture<>();
-        executor.execute(() -> worker.complete(Thread.currentThread()));
-        ran.add(worker.get(10, TimeUnit.SECONDS).getName());
-        // the thread is idle again once it waits for the next task
-        PoolThreads.awaitParked(worker.get());
-      }
+      // (each handed over once the previous thread is idle again, waiting for its next task)
+      List<String> ran = PoolThreads.runOneAfterAnother(executor, 20);
       // THEN one thread ran them all: no thread is started or woken while one is idle (with a
       // queue, every task woke the thread idle longest and the pool grew to its 64 threads)
       assertThat(ran).containsOnly(ran.get(0));
@@ -113,7 +107,7 @@ class CallLimitTest {
     CallLimit.Factory factory = new CallLimit.Factory(3);
     CountDownLatch release = new CountDownLatch(1);
     try {
-      blockTasks(executor, 4, release);
+      PoolThreads.blockTasks(executor, 4, release);
       // WHEN a call starts THEN it runs at once on the lane and is refused 'retry later'
       CompletableFuture<Throwable> refusal = startCall(executor, factory);
       Throwable e = refusal.get(10, TimeUnit.SECONDS);
@@ -138,20 +132,6 @@ class CallLimitTest {
         .hasMessage("flightThreads must be between 4 and 4096: 2");
     assertThatThrownBy(() -> new FlightExecutorConfig(4, -1))
         .hasMessage("flightQueue must be between 0 and 65536: -1");
-  }
-
-  /** Submits {@code n} tasks that hold their thread (or queue place) until {@code release}. */
-  private static void blockTasks(ExecutorService executor, int n, CountDownLatch release) {
-    for (int i = 0; i < n; i++) {
-      executor.execute(
-          () -> {
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          });
-    }
   }
 
   /**

@@ -1,5 +1,10 @@
 package dev.lake.frontdoor;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /** Test helper for the pools that hand work to the thread idle last. */
@@ -19,6 +24,36 @@ final class PoolThreads {
         return;
       }
       Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * Runs {@code n} tasks on {@code executor} one after another, each handed over only once the
+   * previous one's thread is parked for its next task, and returns the names of the threads that
+   * ran them, in order.
+   */
+  static List<String> runOneAfterAnother(Executor executor, int n) throws Exception {
+    List<String> ran = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      CompletableFuture<Thread> worker = new CompletableFuture<>();
+      executor.execute(() -> worker.complete(Thread.currentThread()));
+      ran.add(worker.get(10, TimeUnit.SECONDS).getName());
+      awaitParked(worker.get());
+    }
+    return ran;
+  }
+
+  /** Submits {@code n} tasks that hold their thread (or queue place) until {@code release}. */
+  static void blockTasks(Executor executor, int n, CountDownLatch release) {
+    for (int i = 0; i < n; i++) {
+      executor.execute(
+          () -> {
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
     }
   }
 }

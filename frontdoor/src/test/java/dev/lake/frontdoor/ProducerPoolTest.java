@@ -3,7 +3,6 @@ package dev.lake.frontdoor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -19,13 +18,7 @@ class ProducerPoolTest {
     ProducerPool pool = new ProducerPool(16);
     try {
       // WHEN 20 streams run one after another
-      List<String> ran = new ArrayList<>();
-      for (int i = 0; i < 20; i++) {
-        CompletableFuture<Thread> worker = new CompletableFuture<>();
-        pool.execute(() -> worker.complete(Thread.currentThread()));
-        ran.add(worker.get(10, TimeUnit.SECONDS).getName());
-        PoolThreads.awaitParked(worker.get());
-      }
+      List<String> ran = PoolThreads.runOneAfterAnother(pool, 20);
       // THEN one thread produced them all and the backlog never started
       assertThat(ran).containsOnly(ran.get(0));
       assertThat(pool.getPoolSize()).isEqualTo(1);
@@ -42,14 +35,7 @@ class ProducerPoolTest {
     // GIVEN a pool of 1 thread, busy with a stream that has freed its slot but not its thread
     ProducerPool pool = new ProducerPool(1);
     CountDownLatch release = new CountDownLatch(1);
-    pool.execute(
-        () -> {
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
+    PoolThreads.blockTasks(pool, 1, release);
     try {
       // WHEN the next admitted stream starts
       CompletableFuture<String> next = new CompletableFuture<>();

@@ -1,5 +1,7 @@
 package dev.lake.engine;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -62,8 +64,7 @@ final class DeadlineTimer implements AutoCloseable {
     if (t == null) {
       return 0;
     }
-    java.lang.management.ThreadInfo info =
-        java.lang.management.ManagementFactory.getThreadMXBean().getThreadInfo(t.getId());
+    ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(t.getId());
     return info == null ? 0 : info.getWaitedCount();
   }
 

@@ -18,7 +18,7 @@ class DeadlineTimerTest {
   @Test
   void farDeadlines_scheduledAndCancelled_doNotWakeTheTimerThread() throws Exception {
     try (DeadlineTimer timer = new DeadlineTimer()) {
-      Thread.sleep(50); // the timer thread reached its first wait
+      awaitFirstWait(timer);
       // GIVEN the timer thread's waits so far
       long before = timer.waits();
       long t0 = System.nanoTime();
@@ -26,7 +26,9 @@ class DeadlineTimerTest {
       for (int i = 0; i < 20; i++) {
         ScheduledFuture<?> deadline = timer.schedule(() -> {}, Duration.ofMinutes(5));
         assertThat(timer.pending()).isEqualTo(1); // the deadline counts, the keeper does not
-        Thread.sleep(5); // a woken timer thread would wait again meanwhile
+        // a window, not a wait for a state: what must not happen (a wake-up) cannot be latched on,
+        // and a woken timer thread waits again within it, so each wake-up counts once
+        Thread.sleep(5);
         deadline.cancel(false);
       }
       long keeperRuns = 1 + (System.nanoTime() - t0) / DeadlineTimer.KEEPER.toNanos();
@@ -50,6 +52,15 @@ class DeadlineTimerTest {
       assertThat(System.nanoTime() - t0)
           .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(delayMillis));
       assertThat(timer.pending()).isZero();
+    }
+  }
+
+  /** Waits (at most 10 s) until the timer thread entered its first wait (the keeper's delay). */
+  private static void awaitFirstWait(DeadlineTimer timer) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (timer.waits() == 0) {
+      assertThat(System.nanoTime()).as("the timer thread never waited").isLessThan(deadline);
+      Thread.onSpinWait();
     }
   }
 }
