@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.core.TableRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ final class ColumnMetadata {
    */
   static final long CACHED_SCHEMAS = 1024;
 
-  private record Key(Schema schema, List<Optional<ColumnOrigin>> origins) {}
+  private record Key(Schema schema, List<Optional<TableRef>> origins) {}
 
   private static final Cache<Key, Schema> DECORATED =
       Caffeine.newBuilder().maximumSize(CACHED_SCHEMAS).build();
@@ -48,13 +49,13 @@ final class ColumnMetadata {
   private ColumnMetadata() {}
 
   /** {@code schema} with column metadata; {@code origins} names source tables by position. */
-  static Schema decorate(Schema schema, List<Optional<ColumnOrigin>> origins) {
+  static Schema decorate(Schema schema, List<Optional<TableRef>> origins) {
     requireNonNull(schema, "schema is null");
     return DECORATED.get(
         new Key(schema, List.copyOf(origins)), k -> build(k.schema(), k.origins()));
   }
 
-  private static Schema build(Schema schema, List<Optional<ColumnOrigin>> origins) {
+  private static Schema build(Schema schema, List<Optional<TableRef>> origins) {
     List<Field> fields = new ArrayList<>();
     List<Field> in = schema.getFields();
     for (int i = 0; i < in.size(); i++) {
@@ -68,16 +69,7 @@ final class ColumnMetadata {
     return decorate(schema, List.of());
   }
 
-  /** Where a result column comes from: a column of a lake table. */
-  record ColumnOrigin(String catalog, String schema, String table) {
-    ColumnOrigin {
-      requireNonNull(catalog, "catalog is null");
-      requireNonNull(schema, "schema is null");
-      requireNonNull(table, "table is null");
-    }
-  }
-
-  private static Field decorate(Field field, Optional<ColumnOrigin> origin) {
+  private static Field decorate(Field field, Optional<TableRef> origin) {
     ArrowType type = field.getType();
     FlightSqlColumnMetadata.Builder b =
         new FlightSqlColumnMetadata.Builder()
@@ -94,7 +86,8 @@ final class ColumnMetadata {
       b.precision(
           f.getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE ? 15 : 7);
     }
-    origin.ifPresent(o -> b.catalogName(o.catalog()).schemaName(o.schema()).tableName(o.table()));
+    origin.ifPresent(
+        o -> b.catalogName(o.catalog()).schemaName(o.namespace()).tableName(o.table()));
     Map<String, String> metadata = new HashMap<>(b.build().getMetadataMap());
     if (field.getMetadata() != null) {
       metadata.putAll(field.getMetadata());
@@ -182,16 +175,16 @@ final class ColumnMetadata {
    * whose fields carry the metadata.
    */
   static ServerStreamListener stream(
-      ServerStreamListener listener, IntFunction<List<Optional<ColumnOrigin>>> origins) {
+      ServerStreamListener listener, IntFunction<List<Optional<TableRef>>> origins) {
     return new Decorating(listener, origins);
   }
 
   private static final class Decorating extends ForwardingStreamListener {
-    private final IntFunction<List<Optional<ColumnOrigin>>> origins;
+    private final IntFunction<List<Optional<TableRef>>> origins;
     private VectorSchemaRoot source;
     private VectorSchemaRoot view;
 
-    Decorating(ServerStreamListener delegate, IntFunction<List<Optional<ColumnOrigin>>> origins) {
+    Decorating(ServerStreamListener delegate, IntFunction<List<Optional<TableRef>>> origins) {
       super(delegate);
       this.origins = requireNonNull(origins, "origins is null");
     }

@@ -121,7 +121,6 @@ public final class LakeServer implements AutoCloseable {
             components.admission(),
             components.catalogs(),
             components.engine(),
-            new DuckDbParameterTyper(components.readers()),
             sealer,
             gates,
             streamer,

@@ -55,7 +55,6 @@ final class StatementHandler {
   private final SqlAdmission admission;
   private final Catalogs catalogs;
   private final QueryEngine engine;
-  private final ParameterTyper parameterTyper;
   private final TicketSealer sealer;
   private final AdmissionGates gates;
   private final ResultStreamer streamer;
@@ -66,7 +65,6 @@ final class StatementHandler {
       SqlAdmission admission,
       Catalogs catalogs,
       QueryEngine engine,
-      ParameterTyper parameterTyper,
       TicketSealer sealer,
       AdmissionGates gates,
       ResultStreamer streamer,
@@ -75,7 +73,6 @@ final class StatementHandler {
     this.admission = requireNonNull(admission, "admission is null");
     this.catalogs = requireNonNull(catalogs, "catalogs is null");
     this.engine = requireNonNull(engine, "engine is null");
-    this.parameterTyper = requireNonNull(parameterTyper, "parameterTyper is null");
     this.sealer = requireNonNull(sealer, "sealer is null");
     this.gates = requireNonNull(gates, "gates is null");
     this.streamer = requireNonNull(streamer, "streamer is null");
@@ -103,7 +100,7 @@ final class StatementHandler {
   /** The planned schema with Flight SQL column metadata (see {@link ColumnMetadata}). */
   private Schema described(AdmittedQuery query, SnapshotSet snapshots) {
     Schema planned = engine.plan(query, snapshots);
-    return ColumnMetadata.decorate(planned, ColumnOrigins.of(query, planned.getFields().size()));
+    return ColumnMetadata.decorate(planned, query.origins().forColumns(planned.getFields().size()));
   }
 
   /**
@@ -196,7 +193,7 @@ final class StatementHandler {
     streamer.start(
         digest,
         execution,
-        ColumnMetadata.stream(listener, columns -> ColumnOrigins.of(query, columns)),
+        ColumnMetadata.stream(listener, query.origins()::forColumns),
         List.of(permit),
         notes,
         verified);
@@ -250,7 +247,7 @@ final class StatementHandler {
       Resolved r = resolve(principal, sql);
       notes.snapshots(r.snapshots());
       Schema dataset = described(r.query(), r.snapshots());
-      Schema parameters = parameterTyper.parameters(r.query(), r.snapshots());
+      Schema parameters = engine.parameterTypes(r.query(), r.snapshots());
       byte[] handle = sealPrepared(principal, new PreparedHandle(sql, List.of()));
       notes.planned(Duration.ofNanos(System.nanoTime() - start));
       return ActionCreatePreparedStatementResult.newBuilder()
@@ -279,9 +276,10 @@ final class StatementHandler {
 
   /**
    * IPC bytes of the schemas CreatePreparedStatement replies carry, by schema identity: the
-   * decorated dataset schema ({@link ColumnMetadata}) and a typed parameter schema ({@link
-   * DuckDbParameterTyper}) are shared instances of their own bounded caches, so a repeated prepare
-   * serializes neither again (schemas are immutable; a collected schema drops its entry).
+   * decorated dataset schema ({@link ColumnMetadata}) and a typed parameter schema (the engine's
+   * {@link QueryEngine#parameterTypes}) are shared instances of their own bounded caches, so a
+   * repeated prepare serializes neither again (schemas are immutable; a collected schema drops its
+   * entry).
    */
   private static final Cache<Schema, ByteString> SERIALIZED =
       Caffeine.newBuilder().weakKeys().maximumSize(1_024).build();

@@ -2,7 +2,7 @@ package dev.lake.frontdoor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lake.frontdoor.ColumnMetadata.ColumnOrigin;
+import dev.lake.core.TableRef;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +30,7 @@ class ColumnMetadataTest {
     Schema out =
         ColumnMetadata.decorate(
             planned,
-            List.of(Optional.of(new ColumnOrigin("lake", "tpch", "lineitem")), Optional.empty()));
+            List.of(Optional.of(new TableRef("lake", "tpch", "lineitem")), Optional.empty()));
 
     Map<String, String> price = out.getFields().get(0).getMetadata();
     assertThat(price)
@@ -59,8 +59,7 @@ class ColumnMetadataTest {
     // GIVEN two equal planned schemas, as a GetFlightInfo and a DoGet of one statement see them
     Schema first = new Schema(List.of(field("n_name", new ArrowType.Utf8(), null)));
     Schema second = new Schema(List.of(field("n_name", new ArrowType.Utf8(), null)));
-    List<Optional<ColumnOrigin>> nation =
-        List.of(Optional.of(new ColumnOrigin("lake", "tpch", "nation")));
+    List<Optional<TableRef>> nation = List.of(Optional.of(new TableRef("lake", "tpch", "nation")));
 
     // WHEN both are decorated with the same origins, and once with none
     Schema a = ColumnMetadata.decorate(first, nation);

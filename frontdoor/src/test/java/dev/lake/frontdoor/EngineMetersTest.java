@@ -32,6 +32,36 @@ class EngineMetersTest {
     }
 
     @Override
+    public QueryExecution execute(
+        AdmittedQuery query,
+        List<Object> parameters,
+        SnapshotSet s,
+        BufferAllocator a,
+        java.time.Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Schema parameterTypes(AdmittedQuery query, SnapshotSet snapshots) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public QueryEngine forTenant(String tenant) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.Optional<java.time.Duration> maxInteractiveTimeout() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.Optional<dev.lake.core.job.ParquetCodec> parquet() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CacheStats cacheStats() {
       return stats.get();
     }

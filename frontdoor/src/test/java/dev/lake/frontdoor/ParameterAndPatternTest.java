@@ -10,7 +10,6 @@ import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.Test;
 
 class ParameterAndPatternTest {
@@ -33,15 +32,5 @@ class ParameterAndPatternTest {
       assertThat(ParameterBinder.value(s, 0)).isEqualTo("R");
       assertThat(ParameterBinder.value(date, 0)).isEqualTo(LocalDate.of(1994, 1, 1));
     }
-  }
-
-  @Test
-  void arrowType_followsDuckDbParameterTypes() {
-    assertThat(DuckDbParameterTyper.arrowType("DECIMAL(15,2)"))
-        .isEqualTo(new ArrowType.Decimal(15, 2, 128));
-    assertThat(DuckDbParameterTyper.arrowType("INTEGER")).isEqualTo(new ArrowType.Int(32, true));
-    assertThat(DuckDbParameterTyper.arrowType("INVALID")).isEqualTo(ArrowType.Utf8.INSTANCE);
-    assertThat(DuckDbParameterTyper.duckType(new ArrowType.Decimal(15, 2, 128)))
-        .isEqualTo("DECIMAL(15,2)");
   }
 }

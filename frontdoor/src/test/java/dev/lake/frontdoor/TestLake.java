@@ -3,6 +3,7 @@ package dev.lake.frontdoor;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
+import dev.lake.core.ForwardingQueryEngine;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.ScanRequest;
@@ -320,7 +321,7 @@ final class TestLake implements AutoCloseable {
   }
 
   /** The real engine, counting executions (a decorator of our own port). */
-  static final class CountingEngine implements QueryEngine {
+  static final class CountingEngine extends ForwardingQueryEngine {
     private final QueryEngine delegate;
     final AtomicInteger executions = new AtomicInteger();
 
@@ -329,9 +330,8 @@ final class TestLake implements AutoCloseable {
     }
 
     @Override
-    public org.apache.arrow.vector.types.pojo.Schema plan(
-        AdmittedQuery query, SnapshotSet snapshots) {
-      return delegate.plan(query, snapshots);
+    protected QueryEngine delegate() {
+      return delegate;
     }
 
     @Override
@@ -350,24 +350,9 @@ final class TestLake implements AutoCloseable {
         List<Object> parameters,
         SnapshotSet snapshots,
         BufferAllocator allocator,
-        java.time.Duration timeout) {
+        Duration timeout) {
       executions.incrementAndGet();
       return delegate.execute(query, parameters, snapshots, allocator, timeout);
-    }
-
-    @Override
-    public Optional<Duration> maxInteractiveTimeout() {
-      return delegate.maxInteractiveTimeout();
-    }
-
-    @Override
-    public java.util.Optional<dev.lake.core.job.ParquetCodec> parquet() {
-      return delegate.parquet();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
     }
   }
 }

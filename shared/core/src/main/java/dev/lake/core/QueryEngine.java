@@ -10,10 +10,22 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Plans and runs admitted statements over exactly the snapshots in a {@link SnapshotSet}. The
  * engine never resolves tables itself.
+ *
+ * <p>The port fails closed: no method has a default, so an engine (or a decorator: extend {@link
+ * ForwardingQueryEngine}) states what it does with deadlines, tenants and statistics instead of
+ * inheriting a default that silently drops them. Everything crossing it is a record of strings,
+ * numbers, Arrow schemas and batches, so an engine may live in another process.
  */
 public interface QueryEngine extends AutoCloseable {
   /** The result schema of {@code query}, computed without reading table data. */
   Schema plan(AdmittedQuery query, SnapshotSet snapshots);
+
+  /**
+   * The Arrow types of {@code query}'s {@code ?} / {@code $n} placeholders in order, as the engine
+   * will bind them (clients build their parameter vectors from it); an empty schema when it has
+   * none. Reads no table data.
+   */
+  Schema parameterTypes(AdmittedQuery query, SnapshotSet snapshots);
 
   /**
    * Starts {@code query} with positional {@code parameters} bound to its {@code ?} / {@code $n}
@@ -29,39 +41,31 @@ public interface QueryEngine extends AutoCloseable {
 
   /**
    * {@link #execute(AdmittedQuery, List, SnapshotSet, BufferAllocator)} with an explicit deadline
-   * (e.g. the durable tier's): once {@code timeout} has passed since this call the execution is
-   * interrupted and a pending or later pull fails with {@code DEADLINE_EXCEEDED}. Engines that
-   * enforce no deadline of their own (test fakes) may ignore it.
+   * (a client's {@code x-lake-timeout-ms}, the durable tier's): once {@code timeout} has passed
+   * since this call the execution is interrupted and a pending or later pull fails with {@code
+   * DEADLINE_EXCEEDED}.
    */
-  default QueryExecution execute(
+  QueryExecution execute(
       AdmittedQuery query,
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator,
-      Duration timeout) {
-    return execute(query, parameters, snapshots, allocator);
-  }
+      Duration timeout);
 
   /**
    * This engine as {@code tenant}'s statements see it: an engine that isolates tenants (the DuckDB
    * engine's memory pools) runs statements executed through the view apart from other tenants', so
    * one tenant exhausting its memory never fails another tenant's statement. Callers never close
-   * the view (the engine owns what it uses). The default (engines without isolation, test fakes) is
-   * this engine.
+   * the view (the engine owns what it uses).
    */
-  default QueryEngine forTenant(String tenant) {
-    java.util.Objects.requireNonNull(tenant, "tenant is null");
-    return this;
-  }
+  QueryEngine forTenant(String tenant);
 
   /**
    * The longest interactive deadline a caller may ask for with {@link #execute(AdmittedQuery, List,
    * SnapshotSet, BufferAllocator, Duration)}; empty when this engine enforces no deadline of its
    * own (test fakes). The durable tier's deadline is not bounded by it.
    */
-  default Optional<Duration> maxInteractiveTimeout() {
-    return Optional.empty();
-  }
+  Optional<Duration> maxInteractiveTimeout();
 
   /**
    * The codec that stores durable results as Parquet and decodes them for download, if this engine
@@ -69,17 +73,13 @@ public interface QueryEngine extends AutoCloseable {
    * its file access opens no door to user SQL). Engines without one (test fakes) return empty, and
    * Parquet results then fail {@code UNSUPPORTED}.
    */
-  default Optional<ParquetCodec> parquet() {
-    return Optional.empty();
-  }
+  Optional<ParquetCodec> parquet();
 
   /**
    * What this engine's caches did since it started, for meters; cheap enough to call on every
-   * scrape. Engines without caches (test fakes) return {@link CacheStats#NONE}.
+   * scrape ({@link CacheStats#NONE} for engines without caches).
    */
-  default CacheStats cacheStats() {
-    return CacheStats.NONE;
-  }
+  CacheStats cacheStats();
 
   @Override
   void close();

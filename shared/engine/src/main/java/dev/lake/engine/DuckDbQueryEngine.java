@@ -50,6 +50,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final AtomicLong ids = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final QueryPlans plans;
+  private final ParameterTypes parameterTypes;
   private DuckDbParquetCodec parquet;
 
   private final DeadlineTimer deadlines = new DeadlineTimer();
@@ -90,6 +91,16 @@ public final class DuckDbQueryEngine implements QueryEngine {
     this.plans =
         new QueryPlans(
             tableReaders, parser, config.batchSize(), config.scanParallelism(), pools::evict);
+    this.parameterTypes = new ParameterTypes(tableReaders);
+  }
+
+  /**
+   * Typed by DuckDB over empty tables of the pinned snapshots' schemas; see {@link ParameterTypes}.
+   */
+  @Override
+  public Schema parameterTypes(AdmittedQuery query, SnapshotSet snapshots) {
+    requireOpen();
+    return parameterTypes.parameters(query, snapshots);
   }
 
   @Override

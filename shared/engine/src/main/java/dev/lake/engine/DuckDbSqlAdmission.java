@@ -60,7 +60,13 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
   private AdmittedQuery decide(String sql) {
     JsonNode tree = parser.serialize(sql);
     if (!tree.path("error").asBoolean(true)) {
-      return new AdmittedQuery(sql, AdmittedQuery.Kind.SELECT, checkSingle(tree));
+      java.util.SortedSet<TableRef> tables = checkSingle(tree);
+      // the same parse names the result columns' tables (the front door's column metadata)
+      return new AdmittedQuery(
+          sql,
+          AdmittedQuery.Kind.SELECT,
+          tables,
+          OriginShapes.of(tree.path("statements").get(0), tables));
     }
     List<LeadingWords.Word> words = LeadingWords.first(sql, 6);
     if (!words.isEmpty() && words.get(0).text().equals("EXPLAIN")) {

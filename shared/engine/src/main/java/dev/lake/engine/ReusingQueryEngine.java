@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.CacheStats;
+import dev.lake.core.ForwardingQueryEngine;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.Snapshot;
@@ -13,14 +14,13 @@ import dev.lake.core.SnapshotProbe;
 import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
-import dev.lake.core.job.ParquetCodec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Exact result reuse in front of an engine. A deterministic SELECT ({@link Determinism}) over an
@@ -32,7 +32,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * ResultReuseConfig#maxEntryBytes} each, and the store is bounded by bytes (Caffeine, W-TinyLFU).
  * EXPLAIN is never reused.
  */
-public final class ReusingQueryEngine implements QueryEngine {
+public final class ReusingQueryEngine extends ForwardingQueryEngine {
   /** What identifies a result: the admitted text, the sealed snapshots and the parameters. */
   record Key(String sql, SnapshotSet snapshots, List<Object> parameters) {
     Key {
@@ -93,18 +93,14 @@ public final class ReusingQueryEngine implements QueryEngine {
   }
 
   @Override
-  public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
-    return delegate.plan(query, snapshots);
-  }
-
-  @Override
-  public java.util.Optional<java.time.Duration> maxInteractiveTimeout() {
-    return delegate.maxInteractiveTimeout();
+  protected QueryEngine delegate() {
+    return delegate;
   }
 
   /**
-   * An explicit deadline (the durable worker's) runs on the engine itself, never from a stored
-   * result: the caller's deadline must reach the execution.
+   * A client's explicit deadline ({@code x-lake-timeout-ms}) or the durable worker's reaches the
+   * execution when the statement runs; a stored result is replayed from memory whichever deadline
+   * the caller named.
    */
   @Override
   public QueryExecution execute(
@@ -112,8 +108,13 @@ public final class ReusingQueryEngine implements QueryEngine {
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator,
-      java.time.Duration timeout) {
-    return delegate.execute(query, parameters, snapshots, allocator, timeout);
+      Duration timeout) {
+    return reuseOr(
+        query,
+        parameters,
+        snapshots,
+        allocator,
+        () -> delegate.execute(query, parameters, snapshots, allocator, timeout));
   }
 
   @Override
@@ -122,10 +123,25 @@ public final class ReusingQueryEngine implements QueryEngine {
       List<Object> parameters,
       SnapshotSet snapshots,
       BufferAllocator allocator) {
+    return reuseOr(
+        query,
+        parameters,
+        snapshots,
+        allocator,
+        () -> delegate.execute(query, parameters, snapshots, allocator));
+  }
+
+  /** The stored result of an identical earlier run, else {@code run}'s execution, recorded. */
+  private QueryExecution reuseOr(
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator,
+      Supplier<QueryExecution> run) {
     if (!config.enabled()
         || query.kind() != AdmittedQuery.Kind.SELECT
         || !determinism.deterministic(query.sql())) {
-      return delegate.execute(query, parameters, snapshots, allocator);
+      return run.get();
     }
     Key key = new Key(query.sql(), snapshots, parameters);
     StoredResult stored = results.getIfPresent(key);
@@ -133,9 +149,8 @@ public final class ReusingQueryEngine implements QueryEngine {
       probe(snapshots);
       return stored.replay(allocator);
     }
-    QueryExecution execution = delegate.execute(query, parameters, snapshots, allocator);
     return new RecordingExecution(
-        execution, allocator, config.maxEntryBytes(), r -> results.put(key, r));
+        run.get(), allocator, config.maxEntryBytes(), r -> results.put(key, r));
   }
 
   /** Fails closed like an uncached read when a sealed snapshot is known to be gone. */
@@ -160,11 +175,6 @@ public final class ReusingQueryEngine implements QueryEngine {
   @Override
   public CacheStats cacheStats() {
     return delegate.cacheStats().withResults(results.stats().hitCount(), storedBytes());
-  }
-
-  @Override
-  public Optional<ParquetCodec> parquet() {
-    return delegate.parquet();
   }
 
   @Override

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.Catalogs;
 import dev.lake.core.ErrorCode;
+import dev.lake.core.ForwardingQueryEngine;
 import dev.lake.core.LakeException;
 import dev.lake.core.Principal;
 import dev.lake.core.QueryEngine;
@@ -28,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
 import org.junit.jupiter.api.AfterAll;
@@ -76,12 +76,18 @@ class ReusingQueryEngineTest {
   }
 
   /** Our own port, counted: how many statements reached the real engine. */
-  static final class Counting implements QueryEngine {
+  static final class Counting extends ForwardingQueryEngine {
     final AtomicInteger executions = new AtomicInteger();
 
     @Override
-    public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
-      return engine.plan(query, snapshots);
+    protected QueryEngine delegate() {
+      return engine;
+    }
+
+    /** Every tenant's statements are counted here (the engine's default pool runs them). */
+    @Override
+    public QueryEngine forTenant(String tenant) {
+      return this;
     }
 
     @Override
@@ -89,6 +95,17 @@ class ReusingQueryEngineTest {
         AdmittedQuery query, List<Object> parameters, SnapshotSet s, BufferAllocator a) {
       executions.incrementAndGet();
       return engine.execute(query, parameters, s, a);
+    }
+
+    @Override
+    public QueryExecution execute(
+        AdmittedQuery query,
+        List<Object> parameters,
+        SnapshotSet s,
+        BufferAllocator a,
+        java.time.Duration timeout) {
+      executions.incrementAndGet();
+      return engine.execute(query, parameters, s, a, timeout);
     }
 
     @Override
@@ -102,6 +119,31 @@ class ReusingQueryEngineTest {
     AdmittedQuery q = admission.admit(sql);
     SnapshotSet s = catalogs.resolveAll(ALICE, q);
     return rows(e.execute(q, params, s, allocator));
+  }
+
+  @Test
+  void executeWithAClientDeadline_isAnsweredFromTheStoredResult_throughATenantView()
+      throws Exception {
+    // GIVEN result reuse in front of the engine, and a client that sends x-lake-timeout-ms
+    Counting counting = new Counting();
+    try (ReusingQueryEngine reusing =
+        new ReusingQueryEngine(counting, List.of(reader), ResultReuseConfig.defaults())) {
+      String sql = TpchQueries.lake("SELECT * FROM {nation}");
+      AdmittedQuery q = admission.admit(sql);
+      SnapshotSet s = catalogs.resolveAll(ALICE, q);
+      java.time.Duration deadline = java.time.Duration.ofSeconds(30);
+      // WHEN the statement runs twice with the explicit deadline, as two tenants' views
+      List<List<String>> first =
+          rows(reusing.forTenant("t1").execute(q, List.of(), s, allocator, deadline));
+      List<List<String>> second =
+          rows(reusing.forTenant("t2").execute(q, List.of(), s, allocator, deadline));
+      // THEN the second run replayed the first one's result: one execution, one hit, and the
+      // tenant views report the same cache figures as the engine
+      assertThat(second).isEqualTo(first).isNotEmpty();
+      assertThat(counting.executions.get()).isEqualTo(1);
+      assertThat(reusing.forTenant("t1").cacheStats()).isEqualTo(reusing.cacheStats());
+      assertThat(reusing.cacheStats().resultHits()).isEqualTo(1);
+    }
   }
 
   @Test

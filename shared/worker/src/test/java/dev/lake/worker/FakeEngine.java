@@ -1,15 +1,18 @@
 package dev.lake.worker;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.CacheStats;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.job.ParquetCodec;
 import dev.lake.core.testing.TestArrow;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -81,6 +84,43 @@ final class FakeEngine implements QueryEngine {
         }
       }
     };
+  }
+
+  /** The fake enforces no deadline of its own (tests bound time through {@code delay}). */
+  @Override
+  public QueryExecution execute(
+      AdmittedQuery query,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      BufferAllocator allocator,
+      Duration timeout) {
+    return execute(query, parameters, snapshots, allocator);
+  }
+
+  @Override
+  public Schema parameterTypes(AdmittedQuery query, SnapshotSet snapshots) {
+    return new Schema(List.of());
+  }
+
+  /** No tenant isolation: every tenant sees this engine. */
+  @Override
+  public QueryEngine forTenant(String tenant) {
+    return this;
+  }
+
+  @Override
+  public Optional<Duration> maxInteractiveTimeout() {
+    return Optional.empty();
+  }
+
+  @Override
+  public Optional<ParquetCodec> parquet() {
+    return Optional.empty();
+  }
+
+  @Override
+  public CacheStats cacheStats() {
+    return CacheStats.NONE;
   }
 
   @Override

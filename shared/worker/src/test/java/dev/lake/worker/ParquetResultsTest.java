@@ -3,13 +3,11 @@ package dev.lake.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lake.core.AdmittedQuery;
 import dev.lake.core.Catalogs;
 import dev.lake.core.ErrorCode;
+import dev.lake.core.ForwardingQueryEngine;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
-import dev.lake.core.QueryExecution;
-import dev.lake.core.SnapshotSet;
 import dev.lake.core.job.DurableConfig;
 import dev.lake.core.job.DurableQueries;
 import dev.lake.core.job.EnvelopeSealer;
@@ -41,7 +39,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -272,28 +269,16 @@ class ParquetResultsTest {
 
   /** The fake engine, offering the real codec as the DuckDB engine does. */
   private static QueryEngine withParquet(FakeEngine rows, ParquetCodec codec) {
-    return new QueryEngine() {
+    return new ForwardingQueryEngine() {
       @Override
-      public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
-        return rows.plan(query, snapshots);
-      }
-
-      @Override
-      public QueryExecution execute(
-          AdmittedQuery query,
-          List<Object> parameters,
-          SnapshotSet snapshots,
-          BufferAllocator allocator) {
-        return rows.execute(query, parameters, snapshots, allocator);
+      protected QueryEngine delegate() {
+        return rows;
       }
 
       @Override
       public Optional<ParquetCodec> parquet() {
         return Optional.of(codec);
       }
-
-      @Override
-      public void close() {}
     };
   }
 }

@@ -1,4 +1,4 @@
-package dev.lake.frontdoor;
+package dev.lake.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,7 +22,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
 /** Parameter typing by a real DuckDB, kept per statement text and exact snapshot set. */
-class DuckDbParameterTyperTest {
+class ParameterTypesTest {
   private static final TableRef NATION = new TableRef("lake", "tpch", "nation");
 
   /** The test format's reader: a key column and, from version 2 on, a DECIMAL balance. */
@@ -65,7 +65,7 @@ class DuckDbParameterTyperTest {
   @Test
   void parameters_typesOncePerStatementAndSnapshotSet() {
     // GIVEN a typer and a statement with two placeholders
-    DuckDbParameterTyper typer = new DuckDbParameterTyper(List.of(READER));
+    ParameterTypes typer = new ParameterTypes(List.of(READER));
     AdmittedQuery q = query("SELECT * FROM lake.tpch.nation WHERE n_key = ? AND n_value > ?");
 
     // WHEN it is prepared three times at the same snapshot
@@ -84,7 +84,7 @@ class DuckDbParameterTyperTest {
   @Test
   void parameters_retypes_whenTheSnapshotChangesTheColumnType() {
     // GIVEN a statement typed at version 1 (BIGINT column)
-    DuckDbParameterTyper typer = new DuckDbParameterTyper(List.of(READER));
+    ParameterTypes typer = new ParameterTypes(List.of(READER));
     AdmittedQuery q = query("SELECT * FROM lake.tpch.nation WHERE n_value > ?");
     assertThat(typer.parameters(q, at(1)).getFields().get(0).getType())
         .isEqualTo(new ArrowType.Int(64, true));
@@ -100,7 +100,7 @@ class DuckDbParameterTyperTest {
   @Test
   void parameters_keepsNoFailure_andTheNextStatementIsTyped() {
     // GIVEN a typer and a statement DuckDB cannot bind (unknown column)
-    DuckDbParameterTyper typer = new DuckDbParameterTyper(List.of(READER));
+    ParameterTypes typer = new ParameterTypes(List.of(READER));
     AdmittedQuery bad = query("SELECT * FROM lake.tpch.nation WHERE no_such_column = ?");
 
     // WHEN it is prepared twice, THEN both fail the same way: a failure is never kept
@@ -121,11 +121,21 @@ class DuckDbParameterTyperTest {
 
   @Test
   void parameters_withoutPlaceholders_buildsNoDatabase() {
-    DuckDbParameterTyper typer = new DuckDbParameterTyper(List.of(READER));
+    ParameterTypes typer = new ParameterTypes(List.of(READER));
 
     Schema none = typer.parameters(query("SELECT * FROM lake.tpch.nation"), at(1));
 
     assertThat(none.getFields()).isEmpty();
     assertThat(typer.typings()).isZero();
+  }
+
+  @Test
+  void arrowType_followsDuckDbParameterTypes() {
+    assertThat(ParameterTypes.arrowType("DECIMAL(15,2)"))
+        .isEqualTo(new ArrowType.Decimal(15, 2, 128));
+    assertThat(ParameterTypes.arrowType("INTEGER")).isEqualTo(new ArrowType.Int(32, true));
+    assertThat(ParameterTypes.arrowType("INVALID")).isEqualTo(ArrowType.Utf8.INSTANCE);
+    assertThat(ParameterTypes.duckType(new ArrowType.Decimal(15, 2, 128)))
+        .isEqualTo("DECIMAL(15,2)");
   }
 }

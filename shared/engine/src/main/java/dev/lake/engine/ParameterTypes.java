@@ -1,4 +1,4 @@
-package dev.lake.frontdoor;
+package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
@@ -46,10 +46,10 @@ import org.duckdb.DuckDBDriver;
  * JDBC driver prepares every {@code PreparedStatement} and every {@code executeQuery} — builds no
  * database. A newer snapshot is a new key, so a kept schema is never stale; a failure is not kept.
  *
- * <p>This is front-door glue because the engine port plans result schemas only. Placeholders DuckDB
- * cannot type (e.g. {@code SELECT ?}) are declared as strings.
+ * <p>The engine port's {@link dev.lake.core.QueryEngine#parameterTypes} (the front door types no
+ * SQL itself). Placeholders DuckDB cannot type (e.g. {@code SELECT ?}) are declared as strings.
  */
-final class DuckDbParameterTyper implements ParameterTyper {
+final class ParameterTypes {
   private static final Schema NONE = new Schema(List.of());
   private static final Pattern DECIMAL = Pattern.compile("DECIMAL\\((\\d+),(\\d+)\\)");
 
@@ -67,12 +67,15 @@ final class DuckDbParameterTyper implements ParameterTyper {
           .build();
   private final AtomicLong typings = new AtomicLong();
 
-  DuckDbParameterTyper(List<TableReader> readers) {
+  ParameterTypes(List<TableReader> readers) {
     this.readers = List.copyOf(requireNonNull(readers, "readers is null"));
   }
 
-  @Override
-  public Schema parameters(AdmittedQuery query, SnapshotSet snapshots) {
+  /**
+   * The Arrow types of {@code query}'s {@code ?} / {@code $n} placeholders, in order (an empty
+   * schema when it has none); QUERY_FAILED when DuckDB cannot bind the statement.
+   */
+  Schema parameters(AdmittedQuery query, SnapshotSet snapshots) {
     if (query.sql().indexOf('?') < 0 && query.sql().indexOf('$') < 0) {
       return NONE;
     }
