@@ -1,26 +1,21 @@
 package dev.lake.engine;
 
+import dev.lake.core.ForwardingArrowReader;
 import java.io.IOException;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A stream that adds the Arrow buffer bytes of every batch it passes to a shared counter and fails
  * once the counter exceeds a budget, so a snapshot too large for the cache stops being read early;
  * with an unbounded budget it counts a query's scanned bytes ({@link ExecutionAccounting}).
  */
-final class CountingReader extends ArrowReader {
+final class CountingReader extends ForwardingArrowReader {
   /** Thrown (as the cause of DuckDB's failure) when the budget is exceeded. */
   static final String OVER_BUDGET = "snapshot exceeds the cache budget";
 
-  private final ArrowReader source;
   private final AtomicLong bytes;
   private final long budget;
   private final LongConsumer onBatch;
@@ -39,58 +34,22 @@ final class CountingReader extends ArrowReader {
       AtomicLong bytes,
       long budget,
       LongConsumer onBatch) {
-    super(allocator);
-    this.source = source;
+    super(allocator, source);
     this.bytes = bytes;
     this.budget = budget;
     this.onBatch = onBatch;
   }
 
   @Override
-  public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
-    return source.getVectorSchemaRoot();
-  }
-
-  @Override
   public boolean loadNextBatch() throws IOException {
-    if (!source.loadNextBatch()) {
+    if (!source().loadNextBatch()) {
       return false;
     }
-    long n = ExecutionAccounting.bytes(source.getVectorSchemaRoot());
+    long n = ExecutionAccounting.bytes(source().getVectorSchemaRoot());
     if (bytes.addAndGet(n) > budget) {
       throw new IOException(OVER_BUDGET);
     }
     onBatch.accept(n);
     return true;
-  }
-
-  @Override
-  public Map<Long, Dictionary> getDictionaryVectors() throws IOException {
-    return source.getDictionaryVectors();
-  }
-
-  @Override
-  public Dictionary lookup(long id) {
-    return source.lookup(id);
-  }
-
-  @Override
-  public Set<Long> getDictionaryIds() {
-    return source.getDictionaryIds();
-  }
-
-  @Override
-  public long bytesRead() {
-    return source.bytesRead();
-  }
-
-  @Override
-  protected void closeReadSource() throws IOException {
-    source.close();
-  }
-
-  @Override
-  protected Schema readSchema() throws IOException {
-    return source.getVectorSchemaRoot().getSchema();
   }
 }

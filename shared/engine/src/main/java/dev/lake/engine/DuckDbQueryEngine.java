@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.CacheStats;
+import dev.lake.core.EmptyArrowReader;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
@@ -114,7 +115,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
     BufferAllocator child = planAllocator.newChildAllocator("plan", 0, Long.MAX_VALUE);
     Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
     for (TableRef ref : query.tables()) {
-      inputs.put(ref, List.of(new EmptyReader(child, plan.schema(ref))));
+      inputs.put(ref, List.of(new EmptyArrowReader(child, plan.schema(ref))));
     }
     // the statement renders with LIMIT 0: DuckDB plans an empty result over empty inputs, so the
     // schema costs what the plan costs, never what the data or a generator would

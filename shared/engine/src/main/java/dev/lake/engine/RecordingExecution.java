@@ -2,21 +2,18 @@ package dev.lake.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.ForwardingArrowReader;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.QueryStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * An execution whose batches are also written, as the caller pulls them, into Arrow IPC bytes; when
@@ -71,8 +68,7 @@ final class RecordingExecution implements QueryExecution {
     delegate.close();
   }
 
-  private static final class Recorder extends ArrowReader {
-    private final ArrowReader source;
+  private static final class Recorder extends ForwardingArrowReader {
     private final long maxBytes;
     private final Consumer<StoredResult> store;
     private final BooleanSupplier cancelled;
@@ -86,26 +82,10 @@ final class RecordingExecution implements QueryExecution {
         long maxBytes,
         Consumer<StoredResult> store,
         BooleanSupplier cancelled) {
-      super(allocator);
-      this.source = source;
+      super(allocator, source);
       this.maxBytes = maxBytes;
       this.store = store;
       this.cancelled = cancelled;
-    }
-
-    @Override
-    public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
-      return source.getVectorSchemaRoot();
-    }
-
-    @Override
-    public Map<Long, Dictionary> getDictionaryVectors() throws IOException {
-      return source.getDictionaryVectors();
-    }
-
-    @Override
-    public Dictionary lookup(long id) {
-      return source.lookup(id);
     }
 
     @Override
@@ -113,7 +93,7 @@ final class RecordingExecution implements QueryExecution {
       if (out == null && writer == null && !stopped) {
         start();
       }
-      boolean more = source.loadNextBatch();
+      boolean more = source().loadNextBatch();
       if (writer != null) {
         record(more);
       }
@@ -121,14 +101,14 @@ final class RecordingExecution implements QueryExecution {
     }
 
     private void start() throws IOException {
-      if (!source.getDictionaryVectors().isEmpty()) {
+      if (!source().getDictionaryVectors().isEmpty()) {
         stopped = true; // dictionary-encoded results are streamed, not stored
         return;
       }
       out = new ByteArrayOutputStream();
       writer =
           new ArrowStreamWriter(
-              source.getVectorSchemaRoot(), new DictionaryProvider.MapDictionaryProvider(), out);
+              source().getVectorSchemaRoot(), new DictionaryProvider.MapDictionaryProvider(), out);
       writer.start();
     }
 
@@ -155,18 +135,8 @@ final class RecordingExecution implements QueryExecution {
     }
 
     @Override
-    public long bytesRead() {
-      return source.bytesRead();
-    }
-
-    @Override
     protected void closeReadSource() {
       // the delegate execution owns the source; closing the execution closes it
-    }
-
-    @Override
-    protected Schema readSchema() throws IOException {
-      return source.getVectorSchemaRoot().getSchema();
     }
   }
 }

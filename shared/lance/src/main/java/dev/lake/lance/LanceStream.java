@@ -1,61 +1,25 @@
 package dev.lake.lance;
 
+import dev.lake.core.ForwardingArrowReader;
 import java.io.IOException;
-import java.util.Map;
-import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.ipc.LanceScanner;
 
 /**
  * One Lance scan stream that also owns its scanner and a reference to the dataset, so closing the
  * stream (e.g. when DuckDB releases the exported C stream) frees all of them.
  */
-final class LanceStream extends ArrowReader {
+final class LanceStream extends ForwardingArrowReader {
   private final LanceScanner scanner;
-  private final ArrowReader batches;
   private final SharedDataset dataset;
   private boolean closed;
 
   LanceStream(
       BufferAllocator allocator, LanceScanner scanner, ArrowReader batches, SharedDataset dataset) {
-    super(allocator);
+    super(allocator, batches);
     this.scanner = scanner;
-    this.batches = batches;
     this.dataset = dataset;
-  }
-
-  @Override
-  public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
-    return batches.getVectorSchemaRoot();
-  }
-
-  @Override
-  public boolean loadNextBatch() throws IOException {
-    return batches.loadNextBatch();
-  }
-
-  @Override
-  public Map<Long, Dictionary> getDictionaryVectors() throws IOException {
-    return batches.getDictionaryVectors();
-  }
-
-  @Override
-  public Dictionary lookup(long id) {
-    return batches.lookup(id);
-  }
-
-  @Override
-  public Set<Long> getDictionaryIds() {
-    return batches.getDictionaryIds();
-  }
-
-  @Override
-  public long bytesRead() {
-    return batches.bytesRead();
   }
 
   @Override
@@ -65,7 +29,7 @@ final class LanceStream extends ArrowReader {
     }
     closed = true;
     try {
-      batches.close();
+      source().close();
       scanner.close();
     } catch (IOException e) {
       throw e;
@@ -74,10 +38,5 @@ final class LanceStream extends ArrowReader {
     } finally {
       dataset.release();
     }
-  }
-
-  @Override
-  protected Schema readSchema() throws IOException {
-    return batches.getVectorSchemaRoot().getSchema();
   }
 }
