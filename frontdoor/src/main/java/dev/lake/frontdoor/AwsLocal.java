@@ -39,9 +39,12 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * named by {@code LAKE_TEST_AWS_ENDPOINT}, else a {@code moto_server} it starts) it creates the
  * deployment's resources with the names of {@link DeploymentNames}, writes the TPC-H demo tables as
  * Lance datasets to S3 and registers them in the DynamoDB registry, then starts the front door as
- * {@code lake serve --durable aws} and the worker as {@code lake worker} — two separate JVMs
- * configured only through {@code LAKE_*} variables, exactly as ECS and Lambda configure them.
- * Closing stops the worker, the front door and the emulator it started.
+ * {@code lake serve --durable aws} and the worker as {@code lake worker} — separate JVMs configured
+ * only through {@code LAKE_*} variables, exactly as ECS and Lambda configure them. With {@code
+ * replicas} N, N front doors run side by side (replica i on {@code port + i}, or each on a free
+ * port when {@code port} is 0), sharing the one registry, job table, queue and key ring, as
+ * replicas behind a load balancer do: any of them redeems what another sealed. Closing stops the
+ * worker, the front doors and the emulator it started.
  */
 final class AwsLocal implements AutoCloseable {
   static final Pattern FRONT_DOOR_READY = Pattern.compile("lake ready on (\\S+):(\\d+)");
@@ -53,8 +56,9 @@ final class AwsLocal implements AutoCloseable {
   /**
    * @param emulator a running emulator to use (tests); else {@code LAKE_TEST_AWS_ENDPOINT} or a new
    *     moto_server
-   * @param extraEnv more {@code LAKE_*} settings for both processes (e.g. {@code
-   *     LAKE_ICEBERG_REST}, worker lease settings in tests)
+   * @param extraEnv more {@code LAKE_*} settings for every process (e.g. {@code LAKE_ICEBERG_REST},
+   *     worker lease settings in tests)
+   * @param replicas how many front doors, 1 to {@link #MAX_REPLICAS}
    */
   record Options(
       Path dataDir,
@@ -63,7 +67,11 @@ final class AwsLocal implements AutoCloseable {
       Optional<String> token,
       double scale,
       Optional<java.net.URI> emulator,
-      Map<String, String> extraEnv) {
+      Map<String, String> extraEnv,
+      int replicas) {
+    /** Most front doors one machine runs (each is a JVM with its own engine). */
+    static final int MAX_REPLICAS = 8;
+
     Options {
       requireNonNull(emulator, "emulator is null");
       requireNonNull(dataDir, "dataDir is null");
@@ -72,6 +80,14 @@ final class AwsLocal implements AutoCloseable {
       extraEnv = Map.copyOf(requireNonNull(extraEnv, "extraEnv is null"));
       if (!(scale > 0 && scale <= 10)) {
         throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
+      }
+      if (replicas < 1 || replicas > MAX_REPLICAS) {
+        throw new IllegalArgumentException(
+            "--replicas must be in [1, " + MAX_REPLICAS + "]: " + replicas);
+      }
+      if (port != 0 && port + replicas - 1 > 65_535) {
+        throw new IllegalArgumentException(
+            "--port " + port + " + " + (replicas - 1) + " replicas exceeds port 65535");
       }
       dataDir = dataDir.toAbsolutePath().normalize();
     }
@@ -82,9 +98,12 @@ final class AwsLocal implements AutoCloseable {
   private final AwsConfig aws;
   private final Map<String, String> env;
   private final String token;
-  private volatile ChildProcess frontDoor;
+
+  /** Replica i's process and bound port at index i. */
+  private final ChildProcess[] frontDoors;
+
+  private final int[] ports;
   private volatile ChildProcess worker;
-  private volatile int port;
 
   private AwsLocal(
       Options options, AwsEmulator emulator, AwsConfig aws, Map<String, String> env, String token) {
@@ -93,6 +112,8 @@ final class AwsLocal implements AutoCloseable {
     this.aws = aws;
     this.env = env;
     this.token = token;
+    this.frontDoors = new ChildProcess[options.replicas()];
+    this.ports = new int[options.replicas()];
   }
 
   static AwsLocal start(Options options, PrintWriter out) {
@@ -141,10 +162,14 @@ final class AwsLocal implements AutoCloseable {
       env.put("LAKE_HOST", options.host());
       env.putAll(options.extraEnv());
       lake = new AwsLocal(options, emulator, aws, Map.copyOf(env), token);
-      // both JVMs start at once; each is awaited
-      ChildProcess frontDoor = lake.launchFrontDoor(options.port());
+      // every JVM starts at once; each is awaited
+      for (int i = 0; i < options.replicas(); i++) {
+        lake.launchFrontDoor(i, options.port() == 0 ? 0 : options.port() + i);
+      }
       ChildProcess worker = lake.launchWorker();
-      lake.awaitFrontDoor(frontDoor);
+      for (int i = 0; i < options.replicas(); i++) {
+        lake.awaitFrontDoor(i);
+      }
       worker.awaitLine(WORKER_READY, START_WITHIN);
       return lake;
     } catch (RuntimeException e) {
@@ -270,28 +295,28 @@ final class AwsLocal implements AutoCloseable {
     }
   }
 
-  /** Starts {@code lake serve --durable aws} (configured by the environment) on {@code port}. */
-  void startFrontDoor(int wantedPort) {
-    awaitFrontDoor(launchFrontDoor(wantedPort));
+  private void awaitFrontDoor(int replica) {
+    ports[replica] =
+        Integer.parseInt(frontDoors[replica].awaitLine(FRONT_DOOR_READY, START_WITHIN).group(2));
   }
 
-  private void awaitFrontDoor(ChildProcess started) {
-    port = Integer.parseInt(started.awaitLine(FRONT_DOOR_READY, START_WITHIN).group(2));
-  }
-
-  private ChildProcess launchFrontDoor(int wantedPort) {
+  /**
+   * Starts replica {@code replica}'s {@code lake serve --durable aws} (configured by the
+   * environment) on {@code wantedPort}; replica 0 logs to {@code frontdoor.log}, replica i to
+   * {@code frontdoor-i.log}.
+   */
+  private void launchFrontDoor(int replica, int wantedPort) {
+    String suffix = replica == 0 ? "" : "-" + replica;
     Map<String, String> e = new HashMap<>(env);
     e.put("LAKE_PORT", Integer.toString(wantedPort));
-    e.put("LAKE_SPILL_DIR", options.dataDir().resolve("spill-frontdoor").toString());
-    ChildProcess started =
+    e.put("LAKE_SPILL_DIR", options.dataDir().resolve("spill-frontdoor" + suffix).toString());
+    frontDoors[replica] =
         ChildProcess.start(
-            "front door",
+            "front door" + suffix,
             LakeCli.class.getName(),
             List.of("serve"),
             e,
-            options.dataDir().resolve("logs").resolve("frontdoor.log"));
-    frontDoor = started;
-    return started;
+            options.dataDir().resolve("logs").resolve("frontdoor" + suffix + ".log"));
   }
 
   /** Starts {@code lake worker} (configured by the environment). */
@@ -313,10 +338,11 @@ final class AwsLocal implements AutoCloseable {
     return started;
   }
 
-  /** Stops the front door (SIGTERM) and starts a new one on the same port. */
+  /** Stops the first front door (SIGTERM) and starts a new one on the same port. */
   void restartFrontDoor() {
-    frontDoor.close();
-    startFrontDoor(port);
+    frontDoors[0].close();
+    launchFrontDoor(0, ports[0]);
+    awaitFrontDoor(0);
   }
 
   /** Kills the worker without warning (SIGKILL), as a crashed container would die. */
@@ -324,8 +350,14 @@ final class AwsLocal implements AutoCloseable {
     worker.kill();
   }
 
+  /** The first front door's port. */
   int port() {
-    return port;
+    return ports[0];
+  }
+
+  /** Replica {@code replica}'s port. */
+  int port(int replica) {
+    return ports[replica];
   }
 
   String token() {
@@ -337,7 +369,14 @@ final class AwsLocal implements AutoCloseable {
   }
 
   String jdbcUrl() {
-    return LocalLake.jdbcUrl(options.host(), port, token);
+    return LocalLake.jdbcUrl(options.host(), ports[0], token);
+  }
+
+  /** Every front door as {@code grpc://host:port}, replica i at index i. */
+  List<String> urls() {
+    return java.util.Arrays.stream(ports)
+        .mapToObj(p -> "grpc://" + options.host() + ":" + p)
+        .toList();
   }
 
   @Override
@@ -348,8 +387,11 @@ final class AwsLocal implements AutoCloseable {
       }
     } finally {
       try {
-        if (frontDoor != null) {
-          frontDoor.close();
+        // ChildProcess.close never throws: each front door gets its SIGTERM
+        for (ChildProcess frontDoor : frontDoors) {
+          if (frontDoor != null) {
+            frontDoor.close();
+          }
         }
       } finally {
         emulator.close();

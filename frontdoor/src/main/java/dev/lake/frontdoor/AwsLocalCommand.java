@@ -35,6 +35,14 @@ final class AwsLocalCommand implements Callable<Integer> {
   @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
   double scale;
 
+  @Option(
+      names = "--replicas",
+      defaultValue = "1",
+      description =
+          "Front doors to run (1-8): replica i listens on --port + i; all share the registry,"
+              + " job table, queue and key ring, so any replica serves any ticket.")
+  int replicas;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -47,13 +55,14 @@ final class AwsLocalCommand implements Callable<Integer> {
                 Optional.ofNullable(token),
                 scale,
                 Optional.empty(),
-                java.util.Map.of()),
+                java.util.Map.of(),
+                replicas),
             out);
     out.println("JDBC URL: " + lake.jdbcUrl());
     out.println("Token:    " + lake.token());
     out.println(
-        "lake aws-local ready on 127.0.0.1:"
-            + lake.port()
+        "lake aws-local ready on "
+            + String.join(" ", lake.urls())
             + " (front door and worker logs in "
             + dataDir.resolve("logs")
             + "; Ctrl-C stops)");

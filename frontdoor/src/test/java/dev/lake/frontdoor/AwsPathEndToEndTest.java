@@ -48,8 +48,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The AWS path end to end on moto, as {@code bin/lake aws-local} runs it: the front door is {@code
  * lake serve --durable aws} and the worker {@code lake worker}, two separate JVMs configured only
  * by {@code LAKE_*} variables; TPC-H as Lance datasets in S3 registered in the DynamoDB registry;
- * Iceberg tables with S3 data through a REST catalog. Interactive queries, PollFlightInfo with part
- * downloads, cancellation, a front-door restart mid-poll and a worker killed mid-job.
+ * Iceberg tables with S3 data through a REST catalog; two front-door replicas ({@code --replicas
+ * 2}). Interactive queries, PollFlightInfo with part downloads, tickets crossing replicas,
+ * cancellation, a front-door restart mid-poll and a worker killed mid-job.
  */
 @ExtendWith(MotoExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -112,7 +113,8 @@ class AwsPathEndToEndTest {
                 Optional.of("aws-token"),
                 0.01,
                 Optional.of(MotoExtension.endpoint()),
-                env),
+                env,
+                2),
             new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();
   }
@@ -134,7 +136,12 @@ class AwsPathEndToEndTest {
   }
 
   FlightClient client() {
-    return FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", lake.port()))
+    return client(0);
+  }
+
+  FlightClient client(int replica) {
+    return FlightClient.builder(
+            allocator, Location.forGrpcInsecure("127.0.0.1", lake.port(replica)))
         .build();
   }
 
@@ -222,6 +229,27 @@ class AwsPathEndToEndTest {
       PollInfo submitted =
           client.pollInfo(statement("SELECT * FROM lake.tpch.lineitem"), bearer("aws-token"));
       assertThat(pollAndDownload(client, submitted)).isEqualTo(60_175);
+    }
+  }
+
+  @Test
+  void secondReplica_redeemsWhatTheFirstSealed_andTheFirstWhatTheSecondSealed() throws Exception {
+    try (FlightClient first = client(0);
+        FlightClient second = client(1)) {
+      // a poll descriptor of the first replica polls to its end, and its parts download, on the
+      // second
+      PollInfo submitted =
+          first.pollInfo(statement("SELECT * FROM lake.tpch.orders"), bearer("aws-token"));
+      assertThat(pollAndDownload(second, submitted)).isEqualTo(15_000);
+      // a statement ticket of the second streams on the first
+      FlightInfo info =
+          new FlightSqlClient(second)
+              .execute("SELECT count(*) FROM lake.tpch.nation", bearer("aws-token"));
+      try (FlightStream stream =
+          first.getStream(info.getEndpoints().get(0).getTicket(), bearer("aws-token"))) {
+        assertThat(stream.next()).isTrue();
+        assertThat(((BigIntVector) stream.getRoot().getVector(0)).get(0)).isEqualTo(25);
+      }
     }
   }
 
