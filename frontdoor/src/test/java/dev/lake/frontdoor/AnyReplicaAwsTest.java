@@ -12,14 +12,8 @@ import com.google.protobuf.Any;
 import dev.lake.aws.KmsKeyService;
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
-import dev.lake.core.job.ResultConfig;
-import dev.lake.engine.EngineConfig;
 import dev.lake.lance.demo.TpchDemo;
-import dev.lake.runtime.KeySource;
 import dev.lake.runtime.LakeRuntime;
-import dev.lake.runtime.RegistrySource;
-import dev.lake.runtime.RuntimeConfig;
-import dev.lake.worker.WorkerConfigBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -79,30 +73,8 @@ class AnyReplicaAwsTest {
   }
 
   private Replica replica(String name, int workers) {
-    DurableTierConfig config =
-        DurableTierConfigBuilder.builder()
-            .pollWait(Duration.ofMillis(500))
-            .waitBudget(Duration.ofSeconds(30))
-            .workers(workers)
-            .worker(
-                WorkerConfigBuilder.builder()
-                    .lease(Duration.ofSeconds(30))
-                    .renewEvery(Duration.ofSeconds(5))
-                    .maxExecution(Duration.ofMinutes(2))
-                    .lambdaMargin(Duration.ofSeconds(1))
-                    .retryDelay(Duration.ofSeconds(1))
-                    .build())
-            .build()
-            .withResultPrefix("results")
-            .withResults(ResultConfig.defaults().withMaxPartRows(4_000).withMaxBatchRows(100_000));
-    LakeRuntime runtime =
-        LakeRuntime.start(
-            RuntimeConfig.builder(
-                    RegistrySource.file(dir.resolve("registry.json")).withFreshness(Duration.ZERO),
-                    new KeySource.Kms(),
-                    EngineConfig.defaults(dir.resolve("spill-" + name)))
-                .aws(Optional.of(aws.config()))
-                .build());
+    DurableTierConfig config = DurableAwsEndToEndTest.tierConfig(workers, 4_000);
+    LakeRuntime runtime = DurableAwsEndToEndTest.runtime(dir, "spill-" + name, aws);
     Components components = Wiring.components(runtime); // closes the runtime
     open.add(components);
     DurableTier tier = DurableTier.aws(runtime, components, config, Clock.systemUTC());

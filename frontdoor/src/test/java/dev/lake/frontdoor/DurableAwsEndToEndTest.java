@@ -46,31 +46,9 @@ class DurableAwsEndToEndTest {
     // GIVEN fresh AWS resources, TPC-H data and a front door wired as `serve --durable aws`
     AwsTestKit.Resources aws = AwsTestKit.create();
     Clock clock = Clock.systemUTC();
-    DurableTierConfig config =
-        DurableTierConfigBuilder.builder()
-            .pollWait(Duration.ofMillis(500))
-            .waitBudget(Duration.ofSeconds(30))
-            .workers(1)
-            .worker(
-                WorkerConfigBuilder.builder()
-                    .lease(Duration.ofSeconds(30))
-                    .renewEvery(Duration.ofSeconds(5))
-                    .maxExecution(Duration.ofMinutes(2))
-                    .lambdaMargin(Duration.ofSeconds(1))
-                    .retryDelay(Duration.ofSeconds(1))
-                    .build())
-            .build()
-            .withResultPrefix("results")
-            .withResults(ResultConfig.defaults().withMaxPartRows(10_000).withMaxBatchRows(100_000));
+    DurableTierConfig config = tierConfig(1, 10_000);
     // the composition root as `serve --durable aws` uses it; the components close the runtime
-    LakeRuntime runtime =
-        LakeRuntime.start(
-            RuntimeConfig.builder(
-                    RegistrySource.file(dir.resolve("registry.json")).withFreshness(Duration.ZERO),
-                    new KeySource.Kms(),
-                    EngineConfig.defaults(dir.resolve("spill")))
-                .aws(Optional.of(aws.config()))
-                .build());
+    LakeRuntime runtime = runtime(dir, "spill", aws);
     try {
       BufferAllocator allocator = runtime.allocator();
       try (Components components = Wiring.components(runtime);
@@ -136,5 +114,43 @@ class DurableAwsEndToEndTest {
     } finally {
       aws.clients().close();
     }
+  }
+
+  /**
+   * A tier as {@code serve --durable aws} wires it, with short waits and leases for tests, {@code
+   * workers} in-process workers and parts of at most {@code maxPartRows} rows.
+   */
+  static DurableTierConfig tierConfig(int workers, int maxPartRows) {
+    return DurableTierConfigBuilder.builder()
+        .pollWait(Duration.ofMillis(500))
+        .waitBudget(Duration.ofSeconds(30))
+        .workers(workers)
+        .worker(
+            WorkerConfigBuilder.builder()
+                .lease(Duration.ofSeconds(30))
+                .renewEvery(Duration.ofSeconds(5))
+                .maxExecution(Duration.ofMinutes(2))
+                .lambdaMargin(Duration.ofSeconds(1))
+                .retryDelay(Duration.ofSeconds(1))
+                .build())
+        .build()
+        .withResultPrefix("results")
+        .withResults(
+            ResultConfig.defaults().withMaxPartRows(maxPartRows).withMaxBatchRows(100_000));
+  }
+
+  /**
+   * The composition root as {@code serve --durable aws} uses it: the file registry {@code
+   * dir/registry.json} (read fresh every time, so replicas see each other's registrations), the KMS
+   * key ring and AWS ports of {@code aws}, spilling to {@code dir/spill}.
+   */
+  static LakeRuntime runtime(Path dir, String spill, AwsTestKit.Resources aws) {
+    return LakeRuntime.start(
+        RuntimeConfig.builder(
+                RegistrySource.file(dir.resolve("registry.json")).withFreshness(Duration.ZERO),
+                new KeySource.Kms(),
+                EngineConfig.defaults(dir.resolve(spill)))
+            .aws(Optional.of(aws.config()))
+            .build());
   }
 }
