@@ -14,8 +14,9 @@ import org.apache.arrow.flight.RequestContext;
 
 /**
  * Bearer authentication on every Flight RPC, Handshake included: the middleware factory runs before
- * any method and rejects a call without a known token with UNAUTHENTICATED, so no producer code
- * ever runs unauthenticated. The authenticated principal rides on the call for the producer.
+ * any method and rejects a call without a valid token (static or JWT, {@link Authenticator}) with
+ * UNAUTHENTICATED, so no producer code ever runs unauthenticated. The authenticated principal rides
+ * on the call for the producer.
  */
 final class AuthMiddleware implements FlightServerMiddleware {
   static final Key<AuthMiddleware> KEY = Key.of("lake.auth");
@@ -51,10 +52,10 @@ final class AuthMiddleware implements FlightServerMiddleware {
 
   /** Authenticates each call from its {@code authorization: Bearer <token>} header. */
   static final class Factory implements FlightServerMiddleware.Factory<AuthMiddleware> {
-    private final Principals principals;
+    private final Authenticator authenticator;
 
-    Factory(Principals principals) {
-      this.principals = requireNonNull(principals, "principals is null");
+    Factory(Authenticator authenticator) {
+      this.authenticator = requireNonNull(authenticator, "authenticator is null");
     }
 
     @Override
@@ -69,10 +70,11 @@ final class AuthMiddleware implements FlightServerMiddleware {
             "Missing bearer token: send 'authorization: Bearer <token>'");
       }
       String token = header.substring(BEARER.length()).trim();
-      return principals
-          .authenticate(token)
-          .map(AuthMiddleware::new)
-          .orElseThrow(() -> FlightErrors.error(ErrorCode.UNAUTHENTICATED, "Unknown bearer token"));
+      try {
+        return new AuthMiddleware(authenticator.resolvePrincipal(token));
+      } catch (LakeException e) {
+        throw FlightErrors.error(ErrorCode.UNAUTHENTICATED, e.getMessage());
+      }
     }
   }
 }

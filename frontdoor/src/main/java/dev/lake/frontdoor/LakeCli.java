@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
       AwsLocalCommand.class,
       LakeCli.Serve.class,
       TableCommand.class,
-      KeysCommand.class
+      KeysCommand.class,
+      PrincipalsCommand.class
     })
 public final class LakeCli implements Runnable {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -116,8 +117,14 @@ public final class LakeCli implements Runnable {
     @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
     int port;
 
-    @Option(names = "--principals-file", description = "Principals JSON file (required).")
+    @Option(
+        names = "--principals-file",
+        description =
+            "Principals JSON file of hashed static tokens (required unless --jwt-jwks-url); read"
+                + " again when it changes.")
     Path principals;
+
+    @CommandLine.Mixin IdentityOptions identity;
 
     @Option(
         names = "--key-ring",
@@ -159,10 +166,13 @@ public final class LakeCli implements Runnable {
               .withTls(Optional.ofNullable(tlsCert), Optional.ofNullable(tlsKey))
               .withTrustedTlsProxy(trustedTlsProxy);
       TransportPolicy.check(config);
-      if (principals == null) {
-        throw new IllegalArgumentException("--principals-file (LAKE_PRINCIPALS_FILE) is required");
+      IdentityConfig identityConfig = identity.config();
+      if (principals == null && identityConfig.jwt().isEmpty()) {
+        throw new IllegalArgumentException(
+            "--principals-file (LAKE_PRINCIPALS_FILE) is required unless --jwt-jwks-url is set");
       }
-      Principals loaded = Principals.load(principals);
+      Authenticator loaded =
+          identityConfig.authenticator(Optional.ofNullable(principals), Clock.systemUTC());
       RegistrySource registrySource = registry.source();
       Optional<AwsConfig> awsConfig;
       KeySource keys;

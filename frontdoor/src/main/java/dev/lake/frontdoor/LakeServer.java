@@ -54,7 +54,7 @@ public final class LakeServer implements AutoCloseable {
 
   /** Starts listening; throws {@link IllegalStateException} when the transport rule forbids it. */
   public static LakeServer start(
-      FrontDoorConfig config, Components components, Principals principals, Clock clock) {
+      FrontDoorConfig config, Components components, Authenticator principals, Clock clock) {
     return start(config, components, principals, clock, Optional.empty());
   }
 
@@ -65,7 +65,7 @@ public final class LakeServer implements AutoCloseable {
   static LakeServer start(
       FrontDoorConfig config,
       Components components,
-      Principals principals,
+      Authenticator principals,
       Clock clock,
       Optional<DurableTier> durable) {
     return start(config, components, principals, clock, durable, CallObserver.quiet());
@@ -75,7 +75,7 @@ public final class LakeServer implements AutoCloseable {
   static LakeServer start(
       FrontDoorConfig config,
       Components components,
-      Principals principals,
+      Authenticator principals,
       Clock clock,
       Optional<DurableTier> durable,
       CallObserver observer) {
@@ -87,7 +87,7 @@ public final class LakeServer implements AutoCloseable {
   static LakeServer start(
       FrontDoorConfig config,
       Components components,
-      Principals principals,
+      Authenticator principals,
       Clock clock,
       Optional<DurableTier> durable,
       CallObserver observer,

@@ -53,6 +53,8 @@ final class LocalCommand implements Callable<Integer> {
 
   @CommandLine.Mixin LimitOptions limits;
 
+  @CommandLine.Mixin IdentityOptions identity;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -76,6 +78,7 @@ final class LocalCommand implements Callable<Integer> {
         .formatSettings(FormatFlags.settings(spec))
         .durable(durableConfig())
         .snapshotCacheBytes(engine.snapshotCacheBytes())
+        .identity(identity.config())
         .build();
   }
 

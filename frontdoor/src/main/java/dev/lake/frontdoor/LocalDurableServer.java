@@ -29,7 +29,7 @@ public final class LocalDurableServer implements AutoCloseable {
   public static LocalDurableServer start(
       FrontDoorConfig config,
       Components components,
-      Principals principals,
+      Authenticator principals,
       Clock clock,
       Path dataDir,
       DurableTierConfig durable) {

@@ -24,10 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,7 +89,8 @@ final class LocalLake implements AutoCloseable {
       @RecordBuilder.Initializer("systemClock") Clock clock,
       @RecordBuilder.Initializer("noFormatSettings") List<Object> formatSettings,
       @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
-      long snapshotCacheBytes) {
+      long snapshotCacheBytes,
+      @RecordBuilder.Initializer("staticTokens") IdentityConfig identity) {
     public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
     public static final int DEFAULT_PORT = FrontDoorConfig.DEFAULT_PORT;
     public static final double DEFAULT_SCALE = 0.01;
@@ -103,9 +102,14 @@ final class LocalLake implements AutoCloseable {
       requireNonNull(host, "host is null");
       requireNonNull(token, "token is null");
       requireNonNull(clock, "clock is null");
+      requireNonNull(identity, "identity is null");
       if (!(scale > 0 && scale <= 10)) {
         throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
       }
+    }
+
+    public static IdentityConfig staticTokens() {
+      return IdentityConfig.defaults();
     }
 
     public static Clock systemClock() {
@@ -231,7 +235,7 @@ final class LocalLake implements AutoCloseable {
           LakeServer.start(
               config,
               components,
-              Principals.load(layout.principals()),
+              options.identity().authenticator(Optional.of(layout.principals()), options.clock()),
               options.clock(),
               durable,
               CallObserver.quiet(),
@@ -318,9 +322,7 @@ final class LocalLake implements AutoCloseable {
           return token;
         }
       }
-      byte[] bytes = new byte[32];
-      new SecureRandom().nextBytes(bytes);
-      String token = "lake_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+      String token = Principals.newToken();
       Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), ".token", ".tmp");
       try {
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lake.core.ErrorCode;
 import dev.lake.core.Grant;
 import dev.lake.core.Json;
 import dev.lake.core.LakeException;
@@ -18,19 +19,22 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The deployment's principals: bearer-token hashes mapped to principals, loaded once from a JSON
- * file {@code
- * {"principals":[{"tokenSha256":"<hex>","tenant":"t","id":"alice","grants":["lake.tpch"]}]}}. Raw
- * tokens are never stored; a presented token is hashed and compared in constant time against every
- * entry.
+ * The deployment's principals: bearer-token hashes mapped to principals, from a JSON file {@code
+ * {"principals":[{"tokenSha256":"<hex>","tenant":"t","id":"alice","grants":["lake.tpch"],
+ * "expires":"2027-01-01T00:00:00Z"}]}} ({@code expires} optional). Raw tokens are never stored; a
+ * presented token is hashed and compared in constant time against every entry. One instance is one
+ * immutable set; {@link ReloadingPrincipals} swaps sets when the file changes.
  */
-public final class Principals {
+public final class Principals implements Authenticator {
   /** Tokens longer than this are rejected before hashing. */
   static final int MAX_TOKEN_CHARS = 4096;
 
@@ -38,8 +42,15 @@ public final class Principals {
   private final List<byte[]> hashes;
   // each entry's principal, built (grants parsed) once instead of on every call
   private final List<Principal> principals;
+  private final Clock clock;
 
   public Principals(List<PrincipalEntry> entries) {
+    this(entries, Clock.systemUTC());
+  }
+
+  /** Principals whose expiry is judged by {@code clock}. */
+  public Principals(List<PrincipalEntry> entries, Clock clock) {
+    this.clock = requireNonNull(clock, "clock is null");
     this.entries = List.copyOf(requireNonNull(entries, "entries is null"));
     List<byte[]> h = new ArrayList<>();
     for (PrincipalEntry e : this.entries) {
@@ -55,23 +66,56 @@ public final class Principals {
     this.principals = this.entries.stream().map(PrincipalEntry::principal).toList();
   }
 
-  /** The principal holding {@code token}, or empty. Compares against every entry. */
+  /**
+   * The principal holding {@code token}, or empty (also when its entry expired). Compares against
+   * every entry.
+   */
   public Optional<Principal> authenticate(String token) {
+    int i = indexOf(token);
+    return i < 0 || entries.get(i).expiredAt(clock.instant())
+        ? Optional.empty()
+        : Optional.of(principals.get(i));
+  }
+
+  @Override
+  public Principal resolvePrincipal(String token) {
+    int i = indexOf(token);
+    if (i < 0) {
+      throw new LakeException(ErrorCode.UNAUTHENTICATED, "Unknown bearer token");
+    }
+    PrincipalEntry entry = entries.get(i);
+    if (entry.expiredAt(clock.instant())) {
+      throw new LakeException(
+          ErrorCode.UNAUTHENTICATED,
+          "Bearer token expired at " + entry.expires().orElseThrow() + "; ask for a new one");
+    }
+    return principals.get(i);
+  }
+
+  /** The index of the entry whose hash is {@code token}'s, or -1; always compares every entry. */
+  private int indexOf(String token) {
     if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_CHARS) {
-      return Optional.empty();
+      return -1;
     }
     byte[] presented = sha256(token);
-    Principal match = null;
+    int match = -1;
     for (int i = 0; i < hashes.size(); i++) {
-      if (MessageDigest.isEqual(hashes.get(i), presented) && match == null) {
-        match = principals.get(i);
+      if (MessageDigest.isEqual(hashes.get(i), presented) && match < 0) {
+        match = i;
       }
     }
-    return Optional.ofNullable(match);
+    return match;
   }
 
   public List<PrincipalEntry> entries() {
     return entries;
+  }
+
+  /** A new bearer token: {@code lake_} and 256 random bits, base64url. */
+  public static String newToken() {
+    byte[] bytes = new byte[32];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return "lake_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   /** Lower-case hex SHA-256 of the UTF-8 token: the form stored in principals files. */
@@ -89,6 +133,11 @@ public final class Principals {
 
   /** Loads and validates a principals file. */
   public static Principals load(Path file) {
+    return load(file, Clock.systemUTC());
+  }
+
+  /** Loads and validates a principals file whose expiry is judged by {@code clock}. */
+  public static Principals load(Path file, Clock clock) {
     requireNonNull(file, "file is null");
     JsonNode root;
     try {
@@ -117,9 +166,30 @@ public final class Principals {
               n.path("tokenSha256").asText(),
               n.path("tenant").asText(),
               n.path("id").asText(),
-              grants));
+              grants,
+              expires(file, n)));
     }
-    return new Principals(entries);
+    return new Principals(entries, clock);
+  }
+
+  /** The entry's {@code expires} (ISO-8601 instant), empty when absent. */
+  private static Optional<Instant> expires(Path file, JsonNode entry) {
+    JsonNode n = entry.get("expires");
+    if (n == null || n.isNull()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(n.asText()));
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "principals file "
+              + file
+              + lineOf(file, n.asText())
+              + ": expires must be an ISO-8601 instant such as 2027-01-31T00:00:00Z, not '"
+              + n.asText()
+              + "'",
+          e);
+    }
   }
 
   /** {@code " line N"} of the first line holding {@code "text"}, or empty if none does. */
@@ -146,16 +216,21 @@ public final class Principals {
     }
   }
 
+  /** One entry as the principals file holds it (one line of JSON, for {@code principals hash}). */
+  static ObjectNode node(PrincipalEntry e) {
+    ObjectNode n = Json.mapper().createObjectNode();
+    n.put("tokenSha256", e.tokenSha256()).put("tenant", e.tenant()).put("id", e.id());
+    ArrayNode grants = n.putArray("grants");
+    e.grants().forEach(grants::add);
+    e.expires().ifPresent(x -> n.put("expires", x.toString()));
+    return n;
+  }
+
   /** Writes {@code entries} to {@code file} atomically with owner-only permissions. */
   public static void write(Path file, List<PrincipalEntry> entries) {
     ObjectNode root = Json.mapper().createObjectNode();
     ArrayNode array = root.putArray("principals");
-    for (PrincipalEntry e : entries) {
-      ObjectNode n = array.addObject();
-      n.put("tokenSha256", e.tokenSha256()).put("tenant", e.tenant()).put("id", e.id());
-      ArrayNode grants = n.putArray("grants");
-      e.grants().forEach(grants::add);
-    }
+    entries.forEach(e -> array.add(node(e)));
     try {
       Path dir = file.toAbsolutePath().getParent();
       Files.createDirectories(dir);

@@ -67,6 +67,8 @@ final class TestLake implements AutoCloseable {
   final CountingEngine engine;
   final Components components;
   final Principals principals;
+  // what the front door authenticates with: the principals above unless a test wraps them
+  final Authenticator authenticator;
   final Optional<DurableTierConfig> durableConfig;
   private final UnaryOperator<FrontDoorConfig> frontDoor;
 
@@ -95,6 +97,16 @@ final class TestLake implements AutoCloseable {
       UnaryOperator<FrontDoorConfig> frontDoor,
       UnaryOperator<EngineConfig> engineConfig,
       UnaryOperator<CatalogPlugin> lakeCatalog) {
+    this(dir, durableConfig, frontDoor, engineConfig, lakeCatalog, p -> p);
+  }
+
+  private TestLake(
+      Path dir,
+      Optional<DurableTierConfig> durableConfig,
+      UnaryOperator<FrontDoorConfig> frontDoor,
+      UnaryOperator<EngineConfig> engineConfig,
+      UnaryOperator<CatalogPlugin> lakeCatalog,
+      java.util.function.Function<Principals, Authenticator> authenticator) {
     this.durableConfig = durableConfig;
     this.frontDoor = frontDoor;
     this.dir = dir;
@@ -124,12 +136,13 @@ final class TestLake implements AutoCloseable {
                 entry(CAROL, "globex", "alice", List.of("lake.tpch", "lake.pin")),
                 entry(DAVE, "acme", "dave", List.of("lake.tpch.nation")),
                 entry(ALICE_REVOKED, "acme", "alice", List.of("lake.pin"))));
+    this.authenticator = authenticator.apply(principals);
     this.durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
     this.server =
         LakeServer.start(
             frontDoor.apply(FrontDoorConfig.defaults().withListener("127.0.0.1", 0)),
             components,
-            principals,
+            this.authenticator,
             clock,
             durable,
             observer);
@@ -143,6 +156,12 @@ final class TestLake implements AutoCloseable {
   static TestLake start(
       Path dir, UnaryOperator<FrontDoorConfig> frontDoor, UnaryOperator<EngineConfig> engine) {
     return new TestLake(dir, Optional.empty(), frontDoor, engine);
+  }
+
+  /** Authenticating with what {@code authenticator} makes of the test principals (e.g. + JWT). */
+  static TestLake withAuthenticator(
+      Path dir, java.util.function.Function<Principals, Authenticator> authenticator) {
+    return new TestLake(dir, Optional.empty(), c -> c, c -> c, c -> c, authenticator);
   }
 
   /** With the {@code lake} catalog (Lance) as {@code lakeCatalog} makes it (wrapped ports). */
@@ -174,7 +193,7 @@ final class TestLake implements AutoCloseable {
         LakeServer.start(
             frontDoor.apply(FrontDoorConfig.defaults().withListener("127.0.0.1", port)),
             components,
-            principals,
+            authenticator,
             clock,
             durable,
             observer);

@@ -120,6 +120,10 @@ public final class LakeStack extends Stack {
             repository("WorkerImages", workerRepo),
             workerTag.getValueAsString(),
             shared);
+    // JWT identities (issuer, audience, key set) when the context configures them
+    LakeIdentity.fromContext(getNode()::tryGetContext)
+        .environment()
+        .forEach(frontDoor.task.getDefaultContainer()::addEnvironment);
     grantFrontDoor(frontDoor.task.getTaskRole());
     grantWorker(worker.function);
     for (String bucket : dataBuckets()) {
