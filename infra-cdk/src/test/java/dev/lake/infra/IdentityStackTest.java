@@ -44,10 +44,11 @@ class IdentityStackTest {
                         "Environment",
                         Match.arrayWith(
                             List.of(
-                                env("LAKE_JWT_AUDIENCE", "1h2g3f4e5d"),
-                                env("LAKE_JWT_ISSUER", issuer),
-                                env("LAKE_JWT_JWKS_URL", issuer + "/.well-known/jwks.json"),
-                                env("LAKE_JWT_TENANT_CLAIM", "custom:tenant"))))))));
+                                LakeStackTest.env("LAKE_JWT_AUDIENCE", "1h2g3f4e5d"),
+                                LakeStackTest.env("LAKE_JWT_ISSUER", issuer),
+                                LakeStackTest.env(
+                                    "LAKE_JWT_JWKS_URL", issuer + "/.well-known/jwks.json"),
+                                LakeStackTest.env("LAKE_JWT_TENANT_CLAIM", "custom:tenant"))))))));
   }
 
   @Test
@@ -71,9 +72,5 @@ class IdentityStackTest {
         .hasMessage("lake:jwtJwksUrl must be an https:// URL: http://idp/jwks");
     String defaults = Synthesized.get().template.toJSON().toString();
     assertThat(defaults).doesNotContain("LAKE_JWT_");
-  }
-
-  private static Map<String, Object> env(String name, String value) {
-    return Map.of("Name", name, "Value", value);
   }
 }

@@ -278,7 +278,7 @@ class LakeStackTest {
                     Map.of("Bool", Map.of("aws:SecureTransport", "false"))))));
   }
 
-  private static Map<String, String> env(String name, String value) {
+  static Map<String, String> env(String name, String value) {
     return Map.of("Name", name, "Value", value);
   }
 
