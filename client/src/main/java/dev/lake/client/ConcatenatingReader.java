@@ -7,12 +7,12 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -22,13 +22,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * into this reader's root, so only one batch is resident and the sources are opened lazily, one at
  * a time. Flight failures surface as {@link LakeClientException}.
  */
-final class ConcatenatingReader extends ArrowReader {
+final class ConcatenatingReader extends ResultReader {
   /** One source of batches; opened only when the previous one is exhausted. */
   interface Source extends AutoCloseable {
     VectorSchemaRoot root();
 
     /** Loads the next batch into {@link #root()}; false at the end. */
     boolean next() throws IOException;
+
+    /** Stops a remote source from another thread; its next {@link #next()} fails. */
+    default void cancel() {}
 
     @Override
     void close() throws Exception;
@@ -42,7 +45,8 @@ final class ConcatenatingReader extends ArrowReader {
 
   private final Schema fallback;
   private final Deque<Opener> pending;
-  private Source current;
+  private volatile Source current;
+  private volatile boolean cancelled;
   private long bytes;
 
   /**
@@ -65,6 +69,11 @@ final class ConcatenatingReader extends ArrowReader {
       @Override
       public boolean next() {
         return stream.next();
+      }
+
+      @Override
+      public void cancel() {
+        stream.cancel("cancelled by the client", null);
       }
 
       @Override
@@ -115,6 +124,7 @@ final class ConcatenatingReader extends ArrowReader {
     return translate(
         () -> {
           while (true) {
+            checkCancelled();
             if (current == null) {
               if (pending.isEmpty()) {
                 return false;
@@ -148,14 +158,37 @@ final class ConcatenatingReader extends ArrowReader {
   }
 
   @Override
+  public void cancel() {
+    cancelled = true;
+    Source s = current;
+    if (s != null) {
+      s.cancel();
+    }
+  }
+
+  private void checkCancelled() {
+    if (cancelled) {
+      throw LakeClientException.cancelled("The statement was cancelled");
+    }
+  }
+
+  @Override
   public long bytesRead() {
     return bytes;
   }
 
+  /**
+   * Closing before the end stops the server's stream; the CANCELLED status that Flight reports for
+   * that (or for an earlier {@link #cancel()}) is what was asked for, not a failure.
+   */
   @Override
   protected void closeReadSource() throws IOException {
     try {
       closeCurrent();
+    } catch (FlightRuntimeException e) {
+      if (e.status().code() != FlightStatusCode.CANCELLED) {
+        throw e;
+      }
     } finally {
       pending.clear();
     }

@@ -30,7 +30,6 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -105,9 +104,10 @@ public final class LakeClient implements AutoCloseable {
    * the server as it is read (one batch resident). With parameters the statement is prepared and
    * the values are bound to its {@code ?} placeholders. The statement runs within the config's
    * {@linkplain LakeClientConfig#timeout() timeout}, else the server's default deadline; past it
-   * the read fails TIMED_OUT. The caller closes the reader.
+   * the read fails TIMED_OUT. Another thread may {@linkplain ResultReader#cancel() cancel} it;
+   * closing it early stops the statement too. The caller closes the reader.
    */
-  public ArrowReader query(String sql, Object... parameters) {
+  public ResultReader query(String sql, Object... parameters) {
     requireNonNull(sql, "sql is null");
     List<Object> values = Arrays.asList(requireNonNull(parameters, "parameters is null"));
     CallOption[] options = interactive();
@@ -142,11 +142,11 @@ public final class LakeClient implements AutoCloseable {
   }
 
   /** A reader over every endpoint of {@code info}, in order. */
-  ArrowReader reader(FlightInfo info) {
+  ResultReader reader(FlightInfo info) {
     return reader(info, new CallOption[] {auth()});
   }
 
-  private ArrowReader reader(FlightInfo info, CallOption[] options) {
+  private ResultReader reader(FlightInfo info, CallOption[] options) {
     List<ConcatenatingReader.Opener> sources = new ArrayList<>();
     for (FlightEndpoint endpoint : info.getEndpoints()) {
       sources.add(
@@ -197,7 +197,7 @@ public final class LakeClient implements AutoCloseable {
    * Reads downloaded part files ({@link QueryHandle#download}) as one result, in order, one batch
    * resident. The caller closes the reader.
    */
-  public ArrowReader readParts(List<Path> parts, Schema schema) {
+  public ResultReader readParts(List<Path> parts, Schema schema) {
     List<ConcatenatingReader.Opener> sources = new ArrayList<>();
     for (Path part : parts) {
       sources.add(

@@ -41,6 +41,11 @@ public final class LakeClientException extends RuntimeException {
     return out;
   }
 
+  /** The client itself stopped the call ({@link ResultReader#cancel()}, a user's Ctrl-C). */
+  public static LakeClientException cancelled(String message) {
+    return new LakeClientException(FlightStatusCode.CANCELLED, Optional.empty(), message);
+  }
+
   /** The Flight status of the failure, e.g. {@code INVALID_ARGUMENT}. */
   public FlightStatusCode status() {
     return status;

@@ -22,7 +22,6 @@ import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.PollInfo;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -99,7 +98,7 @@ public final class QueryHandle {
    * Waits for the result and streams it, part after part, straight from the server (nothing is
    * written to disk). The caller closes the reader.
    */
-  public ArrowReader reader(ProgressListener listener) {
+  public ResultReader reader(ProgressListener listener) {
     QueryStatus status = await(listener);
     return client.reader(
         new FlightInfo(

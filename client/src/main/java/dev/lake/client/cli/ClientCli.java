@@ -2,7 +2,9 @@ package dev.lake.client.cli;
 
 import dev.lake.client.LakeClientException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.util.Arrays;
+import java.util.Optional;
 import org.apache.arrow.flight.FlightStatusCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,8 +57,11 @@ public final class ClientCli implements Runnable {
     cli.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           PrintWriter err = cmd.getErr();
+          if (ex instanceof ClosedOutputException) {
+            return CommandLine.ExitCode.OK; // | head: the reader has what it wanted
+          }
           if (ex instanceof LakeClientException lake) {
-            err.println("lake: " + describe(lake));
+            err.println("lake: " + describe(lake, ConnectionOptions.target(cmd)));
             return 1;
           }
           if (ex instanceof IllegalArgumentException) {
@@ -70,12 +75,17 @@ public final class ClientCli implements Runnable {
     return cli;
   }
 
-  static String describe(LakeClientException e) {
+  /** One line for a failed call; a server that cannot be reached is named ({@code server}). */
+  static String describe(LakeClientException e, Optional<URI> server) {
     if (e.status() == FlightStatusCode.UNAVAILABLE
         && e.errorCode().isEmpty()
         && (e.getMessage().contains("io exception")
             || e.getMessage().contains("Connection refused"))) {
-      return "UNAVAILABLE: cannot reach lake (" + e.getMessage() + "); is the server running?";
+      return "UNAVAILABLE: cannot reach lake"
+          + server.map(s -> " at " + s).orElse("")
+          + " ("
+          + e.getMessage()
+          + "); is the server running? (--url or LAKE_URL names another)";
     }
     return e.describe();
   }

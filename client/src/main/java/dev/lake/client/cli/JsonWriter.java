@@ -4,16 +4,16 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
- * JSON Lines: one object per row, keys in column order. Integers, decimals (exact, in plain
- * notation), floats and booleans are JSON numbers and booleans; everything else is a string in the
- * same form as the CSV output; NULL is {@code null}.
+ * JSON Lines: one object per row, keys in column order. Integers (unsigned ones exactly), decimals
+ * (exact, in plain notation), floats and booleans are JSON numbers and booleans; lists, structs and
+ * maps are JSON arrays and objects; everything else is a string in the same form as the CSV output;
+ * NULL is {@code null} ({@link JsonValues}).
  */
 final class JsonWriter implements OutputWriter {
   @Override
@@ -30,7 +30,7 @@ final class JsonWriter implements OutputWriter {
           json.writeStartObject();
           for (FieldVector v : vectors) {
             json.writeFieldName(v.getName());
-            write(json, v, r);
+            JsonValues.write(json, v, r);
           }
           json.writeEndObject();
         }
@@ -41,26 +41,5 @@ final class JsonWriter implements OutputWriter {
       }
     }
     return rows;
-  }
-
-  private static void write(JsonGenerator json, FieldVector v, int row) throws IOException {
-    String text = Values.text(v, row);
-    if (text == null) {
-      json.writeNull();
-      return;
-    }
-    switch (Values.kind(v)) {
-      case INTEGER, DECIMAL -> json.writeNumber(new BigDecimal(text));
-      case FLOAT -> {
-        double d = Double.parseDouble(text);
-        if (Double.isFinite(d)) {
-          json.writeNumber(d);
-        } else {
-          json.writeString(text);
-        }
-      }
-      case BOOLEAN -> json.writeBoolean(Boolean.parseBoolean(text));
-      case TEXT -> json.writeString(text);
-    }
   }
 }

@@ -56,7 +56,10 @@ final class Output implements AutoCloseable {
         () -> new IllegalArgumentException("this format needs --output FILE"));
   }
 
-  /** The byte stream (the temporary file, or standard output which is never closed here). */
+  /**
+   * The byte stream (the temporary file, or standard output which is never closed here). Writing to
+   * a standard output whose reader went away throws {@link ClosedOutputException}.
+   */
   OutputStream stream() throws IOException {
     if (stream == null) {
       stream =
@@ -64,9 +67,21 @@ final class Output implements AutoCloseable {
               ? Files.newOutputStream(
                   temporary.get(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
               : new FilterOutputStream(stdout) {
+                // PrintStream swallows write errors; checkError() reports them (and flushes,
+                // which costs little: the writers hand over buffers of several KiB)
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
                   out.write(b, off, len);
+                  if (stdout.checkError()) {
+                    throw new ClosedOutputException();
+                  }
+                }
+
+                @Override
+                public void flush() throws IOException {
+                  if (stdout.checkError()) {
+                    throw new ClosedOutputException();
+                  }
                 }
 
                 @Override

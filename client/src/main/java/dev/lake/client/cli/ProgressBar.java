@@ -7,8 +7,9 @@ import java.time.Instant;
 
 /**
  * A one-line progress bar on standard error, redrawn in place ({@code \r}) at most every 100 ms and
- * only when the fraction changed; {@link #done()} ends the line. Does nothing when standard error
- * is not a terminal, so logs and pipes stay clean.
+ * only when the fraction changed; {@link #done()} redraws it as finished ({@code done}) and ends
+ * the line, {@link #end()} just ends the line (the work failed or stopped). Does nothing when
+ * standard error is not a terminal, so logs and pipes stay clean.
  */
 final class ProgressBar implements ProgressListener {
   private static final int WIDTH = 30;
@@ -18,6 +19,7 @@ final class ProgressBar implements ProgressListener {
   private final Instant started = Instant.now();
   private Instant drawn = Instant.EPOCH;
   private int shown = -1;
+  private boolean ended;
 
   ProgressBar(PrintStream err, String label, boolean enabled) {
     this.err = err;
@@ -32,7 +34,7 @@ final class ProgressBar implements ProgressListener {
 
   @Override
   public synchronized void progress(double fraction) {
-    if (!enabled) {
+    if (!enabled || ended) {
       return;
     }
     int permille = (int) Math.round(Math.max(0, Math.min(1, fraction)) * 1000);
@@ -42,20 +44,37 @@ final class ProgressBar implements ProgressListener {
     }
     shown = permille;
     drawn = now;
-    int filled = permille * WIDTH / 1000;
+    draw(label, now);
+  }
+
+  private void draw(String text, Instant now) {
+    int filled = shown * WIDTH / 1000;
     err.printf(
         "\r%s [%s%s] %5.1f%%  %ds ",
-        label,
+        text,
         "#".repeat(filled),
         " ".repeat(WIDTH - filled),
-        permille / 10.0,
+        shown / 10.0,
         Duration.between(started, now).toSeconds());
     err.flush();
   }
 
-  /** Ends the bar's line (if one was drawn). */
+  /** The work is complete: the bar (if one was drawn) reads {@code done} at 100 %. */
   synchronized void done() {
-    if (enabled && shown >= 0) {
+    if (enabled && shown >= 0 && !ended) {
+      ended = true;
+      shown = 1000;
+      String text = "done";
+      draw(text + " ".repeat(Math.max(0, label.length() - text.length())), Instant.now());
+      err.println();
+      err.flush();
+    }
+  }
+
+  /** Ends the bar's line as it stands (if one was drawn): the work failed or was stopped. */
+  synchronized void end() {
+    if (enabled && shown >= 0 && !ended) {
+      ended = true;
       err.println();
       err.flush();
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -35,13 +36,29 @@ final class SqlSource {
     String text =
         execute != null
             ? execute
-            : file != null
-                ? Files.readString(file, StandardCharsets.UTF_8)
-                : new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
+            : file != null ? read(file) : new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
     List<String> statements = Statements.split(text);
     if (statements.isEmpty()) {
       throw new IllegalArgumentException("no SQL statement given (use -e SQL or -f FILE)");
     }
     return statements;
+  }
+
+  /** A file named by {@code -f}; one that cannot be read is a usage error (exit 2). */
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("-f " + file + ": no such file");
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "-f "
+              + file
+              + ": cannot read it ("
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage()
+              + ")");
+    }
   }
 }

@@ -1,8 +1,9 @@
 package dev.lake.client.cli;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +37,8 @@ final class TableWriter implements OutputWriter {
       header.add(vectors.get(c).getName());
       widths[c] = header.get(c).length();
     }
-    PrintWriter w =
-        new PrintWriter(new OutputStreamWriter(out.stream(), StandardCharsets.UTF_8), false);
+    // not a PrintWriter: it would swallow the error of a closed pipe
+    Writer w = new BufferedWriter(new OutputStreamWriter(out.stream(), StandardCharsets.UTF_8));
     List<String[]> sample = new ArrayList<>();
     long rows = 0;
     while (reader.loadNextBatch()) {
@@ -65,26 +66,28 @@ final class TableWriter implements OutputWriter {
     if (sample != null) {
       flush(w, header, widths, right, sample);
     }
-    w.println("(" + rows + (rows == 1 ? " row)" : " rows)"));
+    w.write("(" + rows + (rows == 1 ? " row)\n" : " rows)\n"));
     w.flush();
     return rows;
   }
 
   /** Prints the header, the rule and the buffered sample rows. */
   private static void flush(
-      PrintWriter w, List<String> header, int[] widths, boolean[] right, List<String[]> sample) {
+      Writer w, List<String> header, int[] widths, boolean[] right, List<String[]> sample)
+      throws IOException {
     line(w, header.toArray(String[]::new), widths, new boolean[widths.length]);
     StringBuilder rule = new StringBuilder();
     for (int c = 0; c < widths.length; c++) {
       rule.append(c == 0 ? "" : "-+-").append("-".repeat(widths[c]));
     }
-    w.println(rule);
+    w.write(rule.append('\n').toString());
     for (String[] cells : sample) {
       line(w, cells, widths, right);
     }
   }
 
-  private static void line(PrintWriter w, String[] cells, int[] widths, boolean[] right) {
+  private static void line(Writer w, String[] cells, int[] widths, boolean[] right)
+      throws IOException {
     StringBuilder b = new StringBuilder();
     for (int c = 0; c < cells.length; c++) {
       if (c > 0) {
@@ -93,6 +96,6 @@ final class TableWriter implements OutputWriter {
       String pad = " ".repeat(Math.max(0, widths[c] - cells[c].length()));
       b.append(right[c] ? pad + cells[c] : c == cells.length - 1 ? cells[c] : cells[c] + pad);
     }
-    w.println(b);
+    w.write(b.append('\n').toString());
   }
 }

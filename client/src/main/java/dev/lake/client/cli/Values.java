@@ -17,7 +17,6 @@ import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -34,6 +33,7 @@ import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt2Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -41,7 +41,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * Text and JSON-friendly values of Arrow cells, for the table, CSV and JSON outputs: decimals in
  * plain notation with their scale, dates and times in ISO form (timestamps without a time zone as
  * {@code 2024-01-31 12:00:00}, with one as an offset date-time in UTC), binary as hex, doubles in
- * Java's shortest round-trip form. Nested values use Arrow's JSON-like text.
+ * Java's shortest round-trip form, unsigned integers as their exact unsigned value. Lists, structs
+ * and maps print as JSON text ({@link JsonValues}).
  */
 final class Values {
   private Values() {}
@@ -55,7 +56,7 @@ final class Values {
     TEXT
   }
 
-  static Kind kind(FieldVector v) {
+  static Kind kind(ValueVector v) {
     if (v instanceof BigIntVector
         || v instanceof IntVector
         || v instanceof SmallIntVector
@@ -79,9 +80,25 @@ final class Values {
   }
 
   /** The cell as text, or null for SQL NULL. */
-  static String text(FieldVector v, int row) {
+  static String text(ValueVector v, int row) {
     if (v.isNull(row)) {
       return null;
+    }
+    if (JsonValues.nested(v)) {
+      return JsonValues.text(v, row);
+    }
+    // Arrow's getObject reads unsigned vectors as signed Java types (UInt2 even as a char)
+    if (v instanceof UInt1Vector u) {
+      return u.getObjectNoOverflow(row).toString();
+    }
+    if (v instanceof UInt2Vector u) {
+      return Integer.toString(u.get(row));
+    }
+    if (v instanceof UInt4Vector u) {
+      return u.getObjectNoOverflow(row).toString();
+    }
+    if (v instanceof UInt8Vector u) {
+      return u.getObjectNoOverflow(row).toString();
     }
     if (v instanceof DecimalVector d) {
       return plain(d.getObject(row));

@@ -55,7 +55,28 @@ final class Cli {
     return start(workDir, env, args).finish();
   }
 
+  /**
+   * Runs a command whose standard output is read for {@code bytes} bytes and then closed, as {@code
+   * | head -c N} does; the command must then end by itself.
+   */
+  static Result runReadingOnly(int bytes, Path workDir, Map<String, String> env, String... args) {
+    Process p = launch(workDir, env, args);
+    CompletableFuture<String> err = drain(p.getErrorStream());
+    try (InputStream out = p.getInputStream()) {
+      String head = new String(out.readNBytes(bytes), StandardCharsets.UTF_8);
+      out.close();
+      return new Running(p, CompletableFuture.completedFuture(head), err).finish();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static Running start(Path workDir, Map<String, String> env, String... args) {
+    Process p = launch(workDir, env, args);
+    return new Running(p, drain(p.getInputStream()), drain(p.getErrorStream()));
+  }
+
+  private static Process launch(Path workDir, Map<String, String> env, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
@@ -69,8 +90,7 @@ final class Cli {
     builder.environment().putAll(env);
     builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     try {
-      Process p = builder.start();
-      return new Running(p, drain(p.getInputStream()), drain(p.getErrorStream()));
+      return builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
