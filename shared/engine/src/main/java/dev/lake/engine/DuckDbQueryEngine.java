@@ -112,6 +112,19 @@ public final class DuckDbQueryEngine implements QueryEngine {
     if (cached != null) {
       return cached;
     }
+    Schema planned = planOnce(query, plan);
+    // a result clients cannot read as DuckDB exports it is wrapped once, then planned again
+    Optional<ResultShape> shape =
+        plan.statement().explain() ? Optional.empty() : ResultShape.of(planned);
+    if (shape.isPresent()) {
+      plan.shape(shape.get());
+      planned = planOnce(query, plan);
+    }
+    plan.resultSchema(planned);
+    return planned;
+  }
+
+  private Schema planOnce(AdmittedQuery query, QueryPlan plan) {
     BufferAllocator child = planAllocator.newChildAllocator("plan", 0, Long.MAX_VALUE);
     Map<TableRef, List<ArrowReader>> inputs = new LinkedHashMap<>();
     for (TableRef ref : query.tables()) {
@@ -133,9 +146,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
             true,
             config.queryTimeout(),
             new ExecutionAccounting(null))) {
-      Schema schema = execution.reader().getVectorSchemaRoot().getSchema();
-      plan.resultSchema(schema);
-      return schema;
+      return execution.reader().getVectorSchemaRoot().getSchema();
     } catch (IOException e) {
       throw new LakeException(ErrorCode.QUERY_FAILED, "Cannot plan the statement", e);
     }
@@ -205,6 +216,9 @@ public final class DuckDbQueryEngine implements QueryEngine {
       throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A query timeout must be positive");
     }
     QueryPlan plan = plans.resolve(query, snapshots);
+    if (plan.resultSchema() == null) {
+      plan(query, snapshots); // decides the result's shape (ResultShape) before it runs
+    }
     TenantPools.Lease pool =
         pools.acquire(
             tenant,

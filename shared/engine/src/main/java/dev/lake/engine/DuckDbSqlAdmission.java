@@ -22,6 +22,15 @@ import java.util.TreeSet;
 public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
   private static final String ONLY = "only SELECT, WITH ... SELECT, VALUES and EXPLAIN may run";
 
+  /** Names a refusal only (the decision is DuckDB's): PIVOT that is not a SELECT is dynamic. */
+  private static final java.util.regex.Pattern DYNAMIC_PIVOT =
+      java.util.regex.Pattern.compile("(?i)\\bPIVOT\\b");
+
+  static final String DYNAMIC_PIVOT_MESSAGE =
+      "PIVOT without an IN list is not allowed: it runs a query to find the new columns before"
+          + " the statement; name the values, as in PIVOT t ON col IN ('a', 'b') USING sum(v)"
+          + " or FROM t PIVOT (sum(v) FOR col IN ('a', 'b'))";
+
   /** Characters of SQL text whose admission decision is cached (admission is a pure function). */
   static final long CACHED_SQL_CHARS = 16L << 20;
 
@@ -120,6 +129,10 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
     }
     if (message.startsWith("Only SELECT statements")) {
       String first = words.isEmpty() ? "" : words.get(0).text();
+      if (first.equals("PIVOT") || DYNAMIC_PIVOT.matcher(sql).find()) {
+        // DuckDB plans a PIVOT without IN list as a query for the values, then the pivot
+        return new LakeException(ErrorCode.SQL_NOT_ALLOWED, DYNAMIC_PIVOT_MESSAGE);
+      }
       if (first.equals("SELECT")
           || first.equals("WITH")
           || first.equals("FROM")

@@ -23,6 +23,7 @@ final class QueryPlan {
   private final Map<TableRef, ScanRequest> requests;
   private final Map<List<String>, String> rendered = new ConcurrentHashMap<>();
   private volatile Schema resultSchema;
+  private volatile ResultShape shape; // set once planning saw a result clients cannot read as is
 
   private final java.util.Set<TableRef> rereadTables;
 
@@ -98,11 +99,16 @@ final class QueryPlan {
     targets.forEach((ref, name) -> key.add(ref + "=" + name));
     inline.forEach((ref, select) -> key.add(ref + ":" + select));
     key.add(emptyResult ? "plan" : "run");
+    ResultShape shaping = statement.explain() ? null : shape;
+    key.add(shaping == null ? "raw" : "shaped");
     String sql = rendered.get(key);
     if (sql == null) {
       Map<TableRef, com.fasterxml.jackson.databind.JsonNode> parsed = new LinkedHashMap<>();
       inline.forEach((ref, select) -> parsed.put(ref, parseScan(select, parser)));
       sql = statement.render(targets, parsed, parser, emptyResult);
+      if (shaping != null) {
+        sql = shaping.wrap(sql);
+      }
       if (rendered.size() >= MAX_RENDERINGS) {
         rendered.clear();
       }
@@ -128,5 +134,10 @@ final class QueryPlan {
 
   void resultSchema(Schema schema) {
     this.resultSchema = schema;
+  }
+
+  /** Renderings from now on are wrapped in {@code shape} ({@link ResultShape}). */
+  void shape(ResultShape shape) {
+    this.shape = shape;
   }
 }

@@ -34,7 +34,14 @@ final class TreeChecker {
 
   private static final Set<String> ALLOWED_TABLE_REFS =
       Set.of(
-          "BASE_TABLE", "JOIN", "SUBQUERY", "TABLE_FUNCTION", "EXPRESSION_LIST", "EMPTY", "PIVOT");
+          "BASE_TABLE",
+          "JOIN",
+          "SUBQUERY",
+          "TABLE_FUNCTION",
+          "EXPRESSION_LIST",
+          "EMPTY",
+          "PIVOT",
+          "SHOW_REF");
 
   private final Deque<Set<String>> cteScopes = new ArrayDeque<>();
   private final Set<TableRef> tables = new TreeSet<>();
@@ -140,7 +147,7 @@ final class TreeChecker {
   private void checkTableRef(JsonNode ref) {
     String type = ref.path("type").asText();
     if (type.equals("SHOW_REF")) {
-      throw notAllowed("DESCRIBE, SHOW and SUMMARIZE are not allowed");
+      checkShow(ref);
     }
     if (!ALLOWED_TABLE_REFS.contains(type)) {
       throw notAllowed("Table reference of type " + type + " is not allowed");
@@ -159,6 +166,24 @@ final class TreeChecker {
     }
     if (type.equals("BASE_TABLE")) {
       checkBaseTable(ref);
+    }
+  }
+
+  /**
+   * {@code DESCRIBE <query>} (plans the query, reads nothing) and {@code SUMMARIZE <query>} (an
+   * aggregate over the query's rows, under the same bounds as any statement) are admitted; the
+   * query is walked like any other. DuckDB turns {@code DESCRIBE t} and {@code SUMMARIZE t} into
+   * the query {@code SELECT * FROM t}. {@code SHOW} and {@code DESCRIBE} of DuckDB's own catalog
+   * (no query) are refused.
+   */
+  private static void checkShow(JsonNode ref) {
+    String show = ref.path("show_type").asText();
+    boolean hasQuery = ref.path("query").isObject();
+    if (!hasQuery || !(show.equals("DESCRIBE") || show.equals("SUMMARY"))) {
+      throw notAllowed(
+          "SHOW is not allowed: list tables with the Flight SQL catalog calls (JDBC"
+              + " DatabaseMetaData.getTables); DESCRIBE catalog.namespace.table, DESCRIBE <query>"
+              + " and SUMMARIZE <query> work");
     }
   }
 

@@ -7,6 +7,7 @@ import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -219,13 +220,27 @@ class DuckDbSqlAdmissionTest {
             ErrorCode.INVALID_SQL,
             "SQL does not parse: SELECT INTO not supported!"),
         Arguments.of(
-            "DESCRIBE lake.tpch.nation",
+            "SHOW TABLES",
             ErrorCode.SQL_NOT_ALLOWED,
-            "DESCRIBE, SHOW and SUMMARIZE are not allowed"),
+            "SHOW is not allowed: list tables with the Flight SQL catalog calls (JDBC"
+                + " DatabaseMetaData.getTables); DESCRIBE catalog.namespace.table, DESCRIBE <query>"
+                + " and SUMMARIZE <query> work"),
         Arguments.of(
-            "SUMMARIZE lake.tpch.nation",
+            "DESCRIBE SELECT * FROM read_parquet('x')",
             ErrorCode.SQL_NOT_ALLOWED,
-            "DESCRIBE, SHOW and SUMMARIZE are not allowed"),
+            "Table function read_parquet() is not allowed in FROM; only range, generate_series and unnest are"),
+        Arguments.of(
+            "SUMMARIZE SELECT getenv('HOME')",
+            ErrorCode.SQL_NOT_ALLOWED,
+            "Function getenv() is not allowed: it reads files, URLs, settings or host metadata"),
+        Arguments.of(
+            "PIVOT lake.tpch.nation ON n_name USING sum(n_regionkey)",
+            ErrorCode.SQL_NOT_ALLOWED,
+            DuckDbSqlAdmission.DYNAMIC_PIVOT_MESSAGE),
+        Arguments.of(
+            "SELECT * FROM (PIVOT lake.tpch.nation ON n_name USING sum(n_regionkey))",
+            ErrorCode.SQL_NOT_ALLOWED,
+            DuckDbSqlAdmission.DYNAMIC_PIVOT_MESSAGE),
         Arguments.of(
             "EXPLAIN ANALYZE SELECT 1",
             ErrorCode.SQL_NOT_ALLOWED,
@@ -344,5 +359,21 @@ class DuckDbSqlAdmissionTest {
     AdmittedQuery q = admission.admit("  /* plan */ EXPLAIN SELECT * FROM lake.tpch.nation");
     assertThat(q.kind()).isEqualTo(AdmittedQuery.Kind.EXPLAIN);
     assertThat(q.tables()).containsExactly(TableRef.parse("lake.tpch.nation"));
+  }
+
+  @Test
+  void admit_accepts_describeAndSummarize_ofTablesAndQueries_collectingTheirTables() {
+    // WHEN DESCRIBE and SUMMARIZE of a table and of a query are admitted
+    // THEN they are SELECTs over the tables the inner query reads
+    for (String sql :
+        List.of(
+            "DESCRIBE lake.tpch.nation",
+            "DESCRIBE SELECT n_name FROM lake.tpch.nation",
+            "SUMMARIZE lake.tpch.nation",
+            "SUMMARIZE SELECT n_name FROM lake.tpch.nation WHERE n_regionkey = 1")) {
+      AdmittedQuery q = admission.admit(sql);
+      assertThat(q.kind()).as(sql).isEqualTo(AdmittedQuery.Kind.SELECT);
+      assertThat(q.tables()).as(sql).containsExactly(TableRef.parse("lake.tpch.nation"));
+    }
   }
 }
