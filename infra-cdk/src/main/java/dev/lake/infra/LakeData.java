@@ -114,8 +114,13 @@ final class LakeData extends Construct {
             .enforceSsl(true)
             .retentionPeriod(Duration.days(14))
             .build();
+    // a standard queue, never FIFO: lake sends every job with MessageGroupId = its tenant, which
+    // makes a standard queue an SQS fair queue (quiet tenants' jobs are delivered first while one
+    // tenant holds a disproportionate share of the workers); FIFO groups would run each tenant's
+    // jobs one at a time (docs/async.md, "Fair picking")
     queue =
         Queue.Builder.create(this, "JobQueue")
+            .fifo(false)
             .encryption(QueueEncryption.KMS)
             .encryptionMasterKey(storageKey)
             .enforceSsl(true)

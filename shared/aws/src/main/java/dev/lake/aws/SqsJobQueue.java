@@ -23,8 +23,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * after {@code maxReceiveCount} is configured on the queue, not here; {@link #maxReceives} reads it
  * from the queue's redrive policy (once), so workers know a message's last delivery. A deferred job
  * ({@link JobQueue#defer}) is a new, delayed message, so waiting for the execution lease never
- * counts toward it. SQS hands messages out in no fair order: fairness across tenants comes from the
- * per-tenant execution lease (see docs/async.md).
+ * counts toward it. Every message of a tenant carries {@code MessageGroupId} = the tenant, which
+ * makes a standard queue an SQS <em>fair queue</em>: when one tenant holds a disproportionate share
+ * of the in-flight messages or of the consumers' time, SQS hands out the other tenants' messages
+ * first, across every worker of the fleet (docs/async.md, "Fair picking"). The per-tenant execution
+ * lease still caps how many of a tenant's jobs run.
  */
 public final class SqsJobQueue implements JobQueue {
   private final SqsClient sqs;
@@ -43,9 +46,14 @@ public final class SqsJobQueue implements JobQueue {
     // SQS delays a message by at most 15 minutes
     int seconds = (int) Math.min(900, Math.max(0, (delay.toMillis() + 999) / 1000));
     try {
+      // a job of no known tenant has no group: SQS treats it as a tenant of its own
+      String group = tenant.isEmpty() ? null : tenant;
       sqs.sendMessage(
           b ->
-              b.queueUrl(queueUrl).messageBody(JobQueue.body(jobId, tenant)).delaySeconds(seconds));
+              b.queueUrl(queueUrl)
+                  .messageBody(JobQueue.body(jobId, tenant))
+                  .messageGroupId(group)
+                  .delaySeconds(seconds));
     } catch (SdkException e) {
       throw unavailable(e);
     }
@@ -66,7 +74,8 @@ public final class SqsJobQueue implements JobQueue {
                           .maxNumberOfMessages(max)
                           .waitTimeSeconds(waitSeconds)
                           .messageSystemAttributeNames(
-                              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                              MessageSystemAttributeName.MESSAGE_GROUP_ID))
               .messages();
     } catch (SdkException e) {
       throw unavailable(e);
@@ -82,9 +91,13 @@ public final class SqsJobQueue implements JobQueue {
           Integer.parseInt(
               m.attributes()
                   .getOrDefault(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"));
-      out.add(
-          new JobQueue.Message(
-              jobId.get(), JobQueue.tenantOf(m.body()), m.receiptHandle(), Math.max(1, count)));
+      // the body names the tenant; a message from a sender that put it only in the group (none
+      // of lake's) still keeps its tenant
+      String tenant = JobQueue.tenantOf(m.body());
+      if (tenant.isEmpty()) {
+        tenant = m.attributes().getOrDefault(MessageSystemAttributeName.MESSAGE_GROUP_ID, "");
+      }
+      out.add(new JobQueue.Message(jobId.get(), tenant, m.receiptHandle(), Math.max(1, count)));
     }
     return out;
   }
