@@ -14,4 +14,4 @@ if [ -n "${LAKE_PRINCIPALS_JSON:-}" ]; then
 fi
 # Arrow needs java.nio opened; heap at half the task memory leaves the rest to Arrow and DuckDB.
 exec java --add-opens=java.base/java.nio=ALL-UNNAMED -XX:MaxRAMPercentage=50 ${LAKE_JAVA_OPTS:-} \
-  -cp '/opt/lake/app/*:/opt/lake/deps/*' dev.lake.frontdoor.LakeCli serve "$@"
+  -cp '/opt/lake/app/*:/opt/lake/deps/*' dev.lake.app.LakeCli serve "$@"

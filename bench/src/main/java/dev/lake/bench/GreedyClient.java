@@ -3,7 +3,7 @@ package dev.lake.bench;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.Any;
-import dev.lake.core.job.SubmissionIds;
+import dev.lake.durable.SubmissionIds;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;

@@ -17,7 +17,7 @@ final class LakeStacks {
       List.of(
           new String[] {"dev.lake.engine.DuckDbQueryEngine", "the DuckDB engine (shared/engine)"},
           new String[] {"dev.lake.lance.demo.TpchDemo", "the TPC-H Lance generator (shared/lance)"},
-          new String[] {"dev.lake.frontdoor.LakeCli", "the Flight SQL front door (frontdoor)"});
+          new String[] {"dev.lake.app.LakeCli", "the Flight SQL front door (app)"});
 
   private LakeStacks() {}
 

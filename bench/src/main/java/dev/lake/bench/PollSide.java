@@ -2,7 +2,7 @@ package dev.lake.bench;
 
 import com.google.protobuf.Any;
 import dev.lake.bench.ClientSpec.Side;
-import dev.lake.core.job.SubmissionIds;
+import dev.lake.durable.SubmissionIds;
 import java.util.UUID;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallOption;

@@ -2,7 +2,7 @@ package dev.lake.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lake.frontdoor.DurableTierConfig;
+import dev.lake.durable.DurableTierConfig;
 import org.junit.jupiter.api.Test;
 
 class LocalLakeStackTest {

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * matches {@code "kind":"audit"} and {@code "outcome":"server_error"}. Fields are described in
  * docs/operations.md ("Audit trail"); absent fields mean the call ran no query.
  */
-final class AuditLog {
+public final class AuditLog {
   private final Consumer<String> sink;
 
   /** The last second written, formatted: calls within one second share the date-time part. */
@@ -32,7 +32,7 @@ final class AuditLog {
   }
 
   /** Lines on standard output ({@link java.io.PrintStream#println} writes each line whole). */
-  static AuditLog stdout() {
+  public static AuditLog stdout() {
     return new AuditLog(System.out::println);
   }
 

@@ -33,7 +33,7 @@ import org.apache.arrow.flight.FlightStatusCode;
  * later ones are tagged {@value #OTHER_TENANT} (the audit line always names the tenant), so a large
  * principals file cannot multiply series without bound.
  */
-final class CallObserver {
+public final class CallObserver {
   /** Distinct tenant tag values at most; tenants beyond share {@value #OTHER_TENANT}. */
   static final int MAX_TENANT_TAGS = 200;
 
@@ -63,7 +63,7 @@ final class CallObserver {
       DistributionSummary memoryPeak,
       DistributionSummary spill) {}
 
-  CallObserver(AuditLog audit, MeterRegistry registry) {
+  public CallObserver(AuditLog audit, MeterRegistry registry) {
     this.audit = requireNonNull(audit, "audit is null");
     this.registry = requireNonNull(registry, "registry is null");
     this.planning = latency("lake.query.planning", "Admission to planned");
@@ -72,7 +72,7 @@ final class CallObserver {
   }
 
   /** Audit lines dropped and meters kept in memory: for in-process servers of tests and tools. */
-  static CallObserver quiet() {
+  public static CallObserver quiet() {
     return new CallObserver(new AuditLog(line -> {}), new SimpleMeterRegistry());
   }
 

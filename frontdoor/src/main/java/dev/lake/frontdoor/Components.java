@@ -7,13 +7,14 @@ import dev.lake.core.KeyService;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.SqlAdmission;
 import dev.lake.core.TableReader;
+import dev.lake.durable.DurableTier;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Everything the front door talks to, as ports: admission, catalogs, readers, engine and ticket
- * keys. {@link Wiring} builds the real set; tests may pass fakes of these ports. Closing releases
+ * keys. {@code Wiring} builds the real set; tests may pass fakes of these ports. Closing releases
  * the engine and every {@code owned} resource (newest first); the allocator belongs to the caller.
  */
 public record Components(
@@ -33,6 +34,11 @@ public record Components(
     requireNonNull(engine, "engine is null");
     requireNonNull(keys, "keys is null");
     owned = List.copyOf(requireNonNull(owned, "owned is null"));
+  }
+
+  /** What the durable tier uses of these components (they stay the caller's). */
+  public DurableTier.Inputs durableInputs() {
+    return new DurableTier.Inputs(keys, catalogs, engine, allocator);
   }
 
   @Override

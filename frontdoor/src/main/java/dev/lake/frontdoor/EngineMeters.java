@@ -17,10 +17,10 @@ import java.util.function.ToDoubleFunction;
  * lake_snapshot_cache_bytes}, {@code lake_result_reuse_hits_total}, {@code
  * lake_result_reuse_bytes}.
  */
-final class EngineMeters {
+public final class EngineMeters {
   private EngineMeters() {}
 
-  static void bind(MeterRegistry meters, QueryEngine engine) {
+  public static void bind(MeterRegistry meters, QueryEngine engine) {
     requireNonNull(meters, "meters is null");
     requireNonNull(engine, "engine is null");
     counter(

@@ -18,11 +18,11 @@ import dev.lake.core.Bounds;
  *     and what finds every thread busy runs on the overflow lane; a queue makes every task wake the
  *     thread idle longest instead, which was measured slower (see {@code CallLimit#executor})
  */
-record FlightExecutorConfig(int threads, int queue) {
-  static final int DEFAULT_THREADS = 64;
-  static final int DEFAULT_QUEUE = 0;
+public record FlightExecutorConfig(int threads, int queue) {
+  public static final int DEFAULT_THREADS = 64;
+  public static final int DEFAULT_QUEUE = 0;
 
-  FlightExecutorConfig {
+  public FlightExecutorConfig {
     Bounds.check("flightThreads", threads, 4, 4096);
     Bounds.check("flightQueue", queue, 0, 65536);
   }

@@ -41,7 +41,7 @@ public record IdentityConfig(Optional<JwtConfig> jwt, Duration principalsReloadI
    * The authenticator of this configuration: the principals file (if any) loaded now and watched,
    * JWTs checked against the provider (if configured). Neither configured is an error.
    */
-  Authenticator authenticator(Optional<Path> principalsFile, Clock clock) {
+  public Authenticator authenticator(Optional<Path> principalsFile, Clock clock) {
     Optional<Authenticator> statics =
         principalsFile.map(f -> new ReloadingPrincipals(f, principalsReloadInterval, clock));
     return new BearerAuthenticator(statics, jwt.map(JwtAuthenticator::new));

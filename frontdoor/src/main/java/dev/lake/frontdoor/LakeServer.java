@@ -3,6 +3,7 @@ package dev.lake.frontdoor;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ticket.TicketSealer;
+import dev.lake.durable.DurableTier;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,7 +63,7 @@ public final class LakeServer implements AutoCloseable {
    * Starts listening with the durable tier on when {@code durable} is present (the tier belongs to
    * the caller, like the components).
    */
-  static LakeServer start(
+  public static LakeServer start(
       FrontDoorConfig config,
       Components components,
       Authenticator principals,
@@ -72,7 +73,7 @@ public final class LakeServer implements AutoCloseable {
   }
 
   /** As above, with every call's audit line and meters going to {@code observer}. */
-  static LakeServer start(
+  public static LakeServer start(
       FrontDoorConfig config,
       Components components,
       Authenticator principals,
@@ -84,7 +85,7 @@ public final class LakeServer implements AutoCloseable {
   }
 
   /** As above, with every Flight call running on an executor bounded by {@code executorConfig}. */
-  static LakeServer start(
+  public static LakeServer start(
       FrontDoorConfig config,
       Components components,
       Authenticator principals,
@@ -268,7 +269,7 @@ public final class LakeServer implements AutoCloseable {
    * One line naming the load bounds in force: admission gates, Flight executor, idle-stream timeout
    * (printed at start so an operator sees what the flags and variables amounted to).
    */
-  String limitsLine() {
+  public String limitsLine() {
     return "limits: "
         + config.maxConcurrentQueries()
         + " queries ("

@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
  * the registry's text exposition, {@code GET /health} answers {@code ok}. One daemon thread serves
  * it; anything else gets 404 or 405.
  */
-final class MetricsEndpoint implements AutoCloseable {
+public final class MetricsEndpoint implements AutoCloseable {
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
   private final HttpServer server;
@@ -29,7 +29,7 @@ final class MetricsEndpoint implements AutoCloseable {
     this.executor = executor;
   }
 
-  static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry) {
+  public static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry) {
     requireNonNull(host, "host is null");
     requireNonNull(registry, "registry is null");
     if (port < 0 || port > 65535) {

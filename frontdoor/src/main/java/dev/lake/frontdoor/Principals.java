@@ -36,7 +36,7 @@ import java.util.Optional;
  */
 public final class Principals implements Authenticator {
   /** Tokens longer than this are rejected before hashing. */
-  static final int MAX_TOKEN_CHARS = 4096;
+  public static final int MAX_TOKEN_CHARS = 4096;
 
   private final List<PrincipalEntry> entries;
   private final List<byte[]> hashes;
@@ -217,7 +217,7 @@ public final class Principals implements Authenticator {
   }
 
   /** One entry as the principals file holds it (one line of JSON, for {@code principals hash}). */
-  static ObjectNode node(PrincipalEntry e) {
+  public static ObjectNode node(PrincipalEntry e) {
     ObjectNode n = Json.mapper().createObjectNode();
     n.put("tokenSha256", e.tokenSha256()).put("tenant", e.tenant()).put("id", e.id());
     ArrayNode grants = n.putArray("grants");

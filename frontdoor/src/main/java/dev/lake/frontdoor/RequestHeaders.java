@@ -3,7 +3,7 @@ package dev.lake.frontdoor;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.job.ResultFormat;
-import dev.lake.core.job.SubmissionIds;
+import dev.lake.durable.SubmissionIds;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Pattern;

@@ -7,11 +7,11 @@ import java.net.UnknownHostException;
  * The listener rule: plaintext is allowed only on a loopback address, unless the deployment
  * declares a trusted TLS-terminating proxy. Anything else refuses to start.
  */
-final class TransportPolicy {
+public final class TransportPolicy {
   private TransportPolicy() {}
 
   /** Throws {@link IllegalStateException} with an actionable message when the rule is broken. */
-  static void check(FrontDoorConfig config) {
+  public static void check(FrontDoorConfig config) {
     if (config.tlsEnabled() || config.trustedTlsProxy() || isLoopback(config.host())) {
       return;
     }

@@ -47,15 +47,15 @@ import picocli.CommandLine.Option;
  * change outside the format.
  */
 public final class CountFormat implements TableFormat<CountFormat.CountSnapshot> {
-  static final String TAG = "count";
+  public static final String TAG = "count";
   static final Schema SCHEMA =
       new Schema(List.of(new Field("n", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
 
   /** The count format's settings: the first value of every count table. */
-  record CountSettings(long offset) {
+  public record CountSettings(long offset) {
     static final long MAX_OFFSET = 1_000_000;
 
-    CountSettings {
+    public CountSettings {
       Bounds.check("offset", offset, 0, MAX_OFFSET);
     }
   }

@@ -18,7 +18,9 @@ import dev.lake.core.job.ResultConfig;
 import dev.lake.core.job.ResultManifest;
 import dev.lake.core.local.FileJobStore;
 import dev.lake.core.testing.Poll;
-import dev.lake.worker.WorkerConfigBuilder;
+import dev.lake.durable.DurableTierConfig;
+import dev.lake.durable.DurableTierConfigBuilder;
+import dev.lake.durable.WorkerConfigBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CancelFlightInfo), the real engine and the in-process worker, parts of at most 10,000 rows.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class DurableEndToEndTest {
+public class DurableEndToEndTest {
   static final String LINEITEM =
       "SELECT * FROM lake.tpch.lineitem ORDER BY l_orderkey, l_linenumber";
 
@@ -63,7 +65,7 @@ class DurableEndToEndTest {
    * A cross join no join algorithm shortcuts (4.5 billion hashed pairs): minutes of work, for
    * cancellation and wait budgets.
    */
-  static final String SLOW =
+  public static final String SLOW =
       "SELECT count(*) FROM lake.tpch.lineitem a, lake.tpch.orders b, lake.tpch.region c"
           + " WHERE hash(a.l_comment || b.o_comment || c.r_name) % 7 = 0";
 

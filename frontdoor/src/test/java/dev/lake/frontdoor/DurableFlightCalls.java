@@ -27,10 +27,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * The Flight calls the durable-tier end-to-end tests make: statements, headers, polling a job to
  * its end, reading every part, and catching the Flight status of a call that must fail.
  */
-final class DurableFlightCalls {
+public final class DurableFlightCalls {
   private DurableFlightCalls() {}
 
-  static FlightDescriptor statement(String sql) {
+  public static FlightDescriptor statement(String sql) {
     return FlightDescriptor.command(
         Any.pack(CommandStatementQuery.newBuilder().setQuery(sql).build()).toByteArray());
   }
@@ -42,7 +42,7 @@ final class DurableFlightCalls {
   }
 
   /** Polls until the job is done; returns the final PollInfo. */
-  static PollInfo pollToEnd(FlightClient on, PollInfo first, String token) {
+  public static PollInfo pollToEnd(FlightClient on, PollInfo first, String token) {
     PollInfo info = first;
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (info.getFlightDescriptor().isPresent()) {
@@ -55,7 +55,8 @@ final class DurableFlightCalls {
   }
 
   /** Every row of every endpoint, in endpoint order, as text. */
-  static List<String> download(FlightClient on, FlightInfo info, String token) throws Exception {
+  public static List<String> download(FlightClient on, FlightInfo info, String token)
+      throws Exception {
     List<String> rows = new ArrayList<>();
     for (FlightEndpoint endpoint : info.getEndpoints()) {
       assertThat(endpoint.getExpirationTime()).isPresent();
@@ -64,7 +65,7 @@ final class DurableFlightCalls {
     return rows;
   }
 
-  static List<String> rows(FlightClient on, Ticket ticket, String token) throws Exception {
+  public static List<String> rows(FlightClient on, Ticket ticket, String token) throws Exception {
     List<String> rows = new ArrayList<>();
     try (FlightStream stream = on.getStream(ticket, bearer(token))) {
       while (stream.next()) {
@@ -90,7 +91,7 @@ final class DurableFlightCalls {
     throw new AssertionError("call succeeded");
   }
 
-  static FlightRuntimeException flightError(ThrowingRunnable call) {
+  public static FlightRuntimeException flightError(ThrowingRunnable call) {
     try {
       call.run();
     } catch (FlightRuntimeException e) {
@@ -101,7 +102,7 @@ final class DurableFlightCalls {
     throw new AssertionError("call succeeded");
   }
 
-  interface ThrowingRunnable {
+  public interface ThrowingRunnable {
     void run() throws Exception;
   }
 }

@@ -13,7 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.core.job.ResultConfig;
 import dev.lake.core.testing.Poll;
-import dev.lake.worker.WorkerConfigBuilder;
+import dev.lake.durable.DurableTierConfig;
+import dev.lake.durable.DurableTierConfigBuilder;
+import dev.lake.durable.WorkerConfigBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

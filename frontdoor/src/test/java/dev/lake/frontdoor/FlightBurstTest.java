@@ -5,6 +5,7 @@ import static dev.lake.frontdoor.TestLake.CAROL;
 import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.durable.Outcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import dev.lake.durable.DurableTierConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;

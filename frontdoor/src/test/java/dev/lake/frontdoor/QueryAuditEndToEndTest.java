@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Any;
 import dev.lake.core.Json;
 import dev.lake.core.TableRef;
+import dev.lake.durable.DurableTierConfig;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import java.nio.file.Files;

@@ -12,6 +12,8 @@ import dev.lake.core.TableRef;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
 import dev.lake.core.testing.MutableClock;
+import dev.lake.durable.DurableTier;
+import dev.lake.durable.DurableTierConfig;
 import dev.lake.engine.EngineConfig;
 import dev.lake.lance.LanceDatasets;
 import dev.lake.lance.LanceFormat;
@@ -48,7 +50,7 @@ import org.duckdb.DuckDBConnection;
  * (tenant acme, lake.tpch.nation only); {@link #ALICE_REVOKED} is alice with her lake.tpch grant
  * revoked.
  */
-final class TestLake implements AutoCloseable {
+public final class TestLake implements AutoCloseable {
   static final String ALICE = "alice-token";
   static final String BOB = "bob-token";
   static final String CAROL = "carol-token";
@@ -113,7 +115,7 @@ final class TestLake implements AutoCloseable {
     this.registry = new FileRegistry(dir.resolve("registry.json"));
     TpchDemo.generate(dir.resolve("data"), 0.01, registry, allocator);
     Components real =
-        Wiring.components(
+        EngineComponents.over(
             allocator,
             engineConfig.apply(EngineConfig.defaults(dir.resolve("spill"))),
             LocalKeyRing.loadOrCreate(dir.resolve("keyring.json")),
@@ -137,7 +139,8 @@ final class TestLake implements AutoCloseable {
                 entry(DAVE, "acme", "dave", List.of("lake.tpch.nation")),
                 entry(ALICE_REVOKED, "acme", "alice", List.of("lake.pin"))));
     this.authenticator = authenticator.apply(principals);
-    this.durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
+    this.durable =
+        durableConfig.map(c -> DurableTier.local(dir, components.durableInputs(), c, clock));
     this.server =
         LakeServer.start(
             frontDoor.apply(FrontDoorConfig.defaults().withListener("127.0.0.1", 0)),
@@ -188,7 +191,7 @@ final class TestLake implements AutoCloseable {
     int port = port();
     server.close();
     durable.ifPresent(DurableTier::close);
-    durable = durableConfig.map(c -> DurableTier.local(dir, components, c, clock));
+    durable = durableConfig.map(c -> DurableTier.local(dir, components.durableInputs(), c, clock));
     server =
         LakeServer.start(
             frontDoor.apply(FrontDoorConfig.defaults().withListener("127.0.0.1", port)),
@@ -214,7 +217,8 @@ final class TestLake implements AutoCloseable {
             LocalKeyRing.load(dir.resolve("keyring.json")),
             List.of());
     DurableTier tier =
-        DurableTier.local(dir, shared, durableConfig.orElseThrow().withWorkers(0), clock);
+        DurableTier.local(
+            dir, shared.durableInputs(), durableConfig.orElseThrow().withWorkers(0), clock);
     LakeServer replica =
         LakeServer.start(
             FrontDoorConfig.defaults().withListener("127.0.0.1", 0),
@@ -251,7 +255,7 @@ final class TestLake implements AutoCloseable {
         FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port())).build());
   }
 
-  static CallOption bearer(String token) {
+  public static CallOption bearer(String token) {
     return new CredentialCallOption(
         new org.apache.arrow.flight.auth2.BearerCredentialWriter(token));
   }

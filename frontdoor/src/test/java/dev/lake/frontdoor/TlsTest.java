@@ -60,7 +60,7 @@ class TlsTest {
     // AND a TLS listener with an empty registry
     try (RootAllocator allocator = new RootAllocator();
         Components components =
-            Wiring.components(
+            EngineComponents.over(
                 allocator,
                 EngineConfig.defaults(dir.resolve("spill")),
                 LocalKeyRing.ephemeral(),

@@ -23,7 +23,7 @@ public final class ColdStart {
   public static void main(String[] args) throws Exception {
     long jvmToMain = ManagementFactory.getRuntimeMXBean().getUptime();
     long t = System.nanoTime();
-    Class<?> handlerClass = Class.forName("dev.lake.worker.WorkerHandler");
+    Class<?> handlerClass = Class.forName("dev.lake.lambda.WorkerHandler");
     Object handler = handlerClass.getConstructor().newInstance();
     long init = millisSince(t);
 

@@ -29,9 +29,9 @@ class DockerfileInputsTest {
     List<Path> sources = copiedSources("frontdoor/Dockerfile");
     assertThat(sources).hasSize(3);
     String entrypoint = Files.readString(ROOT.resolve("frontdoor/docker/entrypoint.sh"));
-    assertThat(entrypoint).contains("dev.lake.frontdoor.LakeCli serve");
+    assertThat(entrypoint).contains("dev.lake.app.LakeCli serve");
     assertThat(jarsUnder(ROOT.resolve("images/target/frontdoor/app")))
-        .anySatisfy(jar -> assertThat(hasEntry(jar, "dev/lake/frontdoor/LakeCli.class")).isTrue());
+        .anySatisfy(jar -> assertThat(hasEntry(jar, "dev/lake/app/LakeCli.class")).isTrue());
     checkJars(ROOT.resolve("images/target/frontdoor"));
   }
 

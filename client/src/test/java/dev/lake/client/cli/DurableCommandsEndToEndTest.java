@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lake.app.ClientTestLake;
 import dev.lake.client.LakeClient;
 import dev.lake.client.LakeClientConfig;
-import dev.lake.frontdoor.ClientTestLake;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

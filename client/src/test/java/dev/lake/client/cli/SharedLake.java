@@ -1,6 +1,6 @@
 package dev.lake.client.cli;
 
-import dev.lake.frontdoor.ClientTestLake;
+import dev.lake.app.ClientTestLake;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

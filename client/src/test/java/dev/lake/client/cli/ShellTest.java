@@ -2,9 +2,9 @@ package dev.lake.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.app.ClientTestLake;
 import dev.lake.client.LakeClient;
 import dev.lake.client.LakeClientConfig;
-import dev.lake.frontdoor.ClientTestLake;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PipedInputStream;

@@ -3,10 +3,10 @@ package dev.lake.client.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lake.app.ClientTestLake;
 import dev.lake.client.LakeClient;
 import dev.lake.client.LakeClientConfig;
 import dev.lake.client.LakeClientException;
-import dev.lake.frontdoor.ClientTestLake;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * One durable job record as the job store holds it. The query itself is only present as {@code
- * envelope}: AEAD ciphertext of {SQL, parameters, snapshot set, principal} (see {@link
- * EnvelopeSealer}); the record never holds credentials or source bytes.
+ * envelope}: AEAD ciphertext of {SQL, parameters, snapshot set, principal} (see the durable tier's
+ * {@code EnvelopeSealer}); the record never holds credentials or source bytes.
  *
  * @param id identity-bound job id, {@code hash(tenant, principal, submission id)}
  * @param version incremented by every transition; the compare-and-set token

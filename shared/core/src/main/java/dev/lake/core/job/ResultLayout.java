@@ -38,6 +38,12 @@ public record ResultLayout(
 
   /** The directory of one attempt's result: {@code <prefix>/<tenant>/<queryId>}. */
   public String directory(String tenant, String queryId) {
-    return ResultWriter.directory(prefix, tenant, queryId);
+    return directory(prefix, tenant, queryId);
+  }
+
+  /** The result directory of one attempt: {@code <resultPrefix>/<tenant>/<queryId>}. */
+  public static String directory(String resultPrefix, String tenant, String queryId) {
+    String dir = tenant + "/" + queryId;
+    return resultPrefix.isEmpty() ? dir : resultPrefix + "/" + dir;
   }
 }

@@ -1,0 +1,99 @@
+package dev.lake.app;
+
+import dev.lake.engine.EngineConfig;
+import dev.lake.engine.EngineConfigBuilder;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Engine settings of every process that executes queries (front door and worker alike). */
+public final class EngineOptions {
+  @Option(
+      names = "--spill-dir",
+      defaultValue = "${java.io.tmpdir}/lake-spill",
+      description = "Engine spill directory (local mode: <data-dir>/spill).")
+  Path spillDir;
+
+  @Option(
+      names = "--engine-memory-mb",
+      description =
+          "Engine memory: DuckDB's memory_limit, summed over the memory pools (MiB, 64 .."
+              + " 1048576; default a quarter of the machine's or container's memory as the JVM"
+              + " reports it, 256 .. 32768). Keep it well below the process's memory: Arrow"
+              + " buffers, the JVM heap and the network come on top.")
+  Long memoryMb;
+
+  @Option(
+      names = "--snapshot-cache-mb",
+      description =
+          "Engine snapshot cache: keep hot columns of immutable Lance snapshots in DuckDB (MiB, at"
+              + " most half the engine memory; 0 = off; default a quarter of it).")
+  Long snapshotCacheMb;
+
+  @Option(
+      names = "--engine-memory-pools",
+      defaultValue = "4",
+      description =
+          "Engine memory pools: the engine memory (--engine-memory-mb) is split into this many DuckDB databases"
+              + " with a memory_limit each, and a pool runs one tenant's statements at a time, so a"
+              + " tenant exhausting its pool never fails another tenant's statement (1 .. 16,"
+              + " default 4; 1 = one pool shared by every tenant).")
+  int memoryPools;
+
+  @Option(
+      names = "--query-timeout",
+      defaultValue = "PT5M",
+      description =
+          "Interactive deadline of a query, planning and streaming included (ISO-8601, default"
+              + " PT5M; at most --max-query-timeout). Past it the query ends with TIMED_OUT.")
+  Duration queryTimeout;
+
+  @Option(
+      names = "--max-query-timeout",
+      defaultValue = "PT1H",
+      description =
+          "Longest interactive deadline a caller may ask for (default PT1H, at most 24 h).")
+  Duration maxQueryTimeout;
+
+  @Option(
+      names = "--durable-query-timeout",
+      defaultValue = "PT6H",
+      description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
+  Duration durableQueryTimeout;
+
+  /** {@code --snapshot-cache-mb} in bytes, or the engine's default share of its memory. */
+  public long snapshotCacheBytes() {
+    return snapshotCacheMb == null
+        ? EngineConfig.defaultSnapshotCacheBytes(memoryBytes())
+        : snapshotCacheMb << 20;
+  }
+
+  /**
+   * {@code --engine-memory-mb} in bytes (validated by {@link EngineConfig}), or the engine's
+   * default for this machine or container.
+   */
+  private long memoryBytes() {
+    return memoryMb == null
+        ? EngineConfig.defaultMemoryBytes(EngineConfig.totalMemoryBytes())
+        : Math.multiplyExact(memoryMb, 1L << 20);
+  }
+
+  /** The engine defaults with these settings, spilling to {@code --spill-dir}. */
+  public EngineConfig engineConfig() {
+    return engineConfig(spillDir);
+  }
+
+  /** The engine defaults with these settings, spilling to {@code spill}. */
+  public EngineConfig engineConfig(Path spill) {
+    // memory, cache and pools are validated together: the default cache share of a bigger
+    // machine's default memory may exceed what a smaller --engine-memory-mb allows
+    return EngineConfigBuilder.builder(EngineConfig.defaults(spill))
+        .memoryLimitBytes(memoryBytes())
+        .snapshotCacheBytes(snapshotCacheBytes())
+        .memoryPools(memoryPools)
+        .queryTimeout(queryTimeout)
+        .maxQueryTimeout(maxQueryTimeout)
+        .durableQueryTimeout(durableQueryTimeout)
+        .build();
+  }
+}

@@ -1,0 +1,257 @@
+package dev.lake.app;
+
+import dev.lake.aws.AwsConfig;
+import dev.lake.durable.DurableTier;
+import dev.lake.durable.DurableTierConfig;
+import dev.lake.engine.ResultReuseConfig;
+import dev.lake.frontdoor.AuditLog;
+import dev.lake.frontdoor.Authenticator;
+import dev.lake.frontdoor.CallObserver;
+import dev.lake.frontdoor.Components;
+import dev.lake.frontdoor.EngineMeters;
+import dev.lake.frontdoor.FrontDoorConfig;
+import dev.lake.frontdoor.IdentityConfig;
+import dev.lake.frontdoor.LakeServer;
+import dev.lake.frontdoor.TransportPolicy;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** The {@code lake} command line: local mode, production serving and operator actions. */
+@Command(
+    name = "lake",
+    mixinStandardHelpOptions = true,
+    version = "lake " + LakeServer.VERSION,
+    description = "Read-only Arrow Flight SQL service over data-lake tables.",
+    subcommands = {
+      LocalCommand.class,
+      AwsLocalCommand.class,
+      LakeCli.Serve.class,
+      TableCommand.class,
+      KeysCommand.class,
+      PrincipalsCommand.class
+    })
+public final class LakeCli implements Runnable {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * The command line with lake's error handling: a configuration mistake (an invalid flag value, a
+   * missing companion flag) prints one line naming it and exits with 2; anything else keeps its
+   * stack trace.
+   */
+  static CommandLine commandLine() {
+    return commandLine(System.getenv());
+  }
+
+  /** As {@link #commandLine()}, reading {@code LAKE_*} settings from {@code env}. */
+  public static CommandLine commandLine(java.util.Map<String, String> env) {
+    return EnvDefaults.install(new CommandLine(new LakeCli()), env, "lake");
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Blocks until Ctrl-C (shutdown hook) or interruption, then closes {@code resource} once. */
+  static int serveUntilStopped(AutoCloseable resource) throws Exception {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              closeQuietly(resource);
+              stopped.countDown();
+            },
+            "lake-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (stopped.getCount() > 0) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running already and closes the resource
+        }
+        resource.close();
+      }
+    }
+    return 0;
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    try {
+      resource.close();
+    } catch (Exception e) {
+      System.err.println("error while stopping: " + e.getMessage());
+    }
+  }
+
+  @Command(
+      name = "serve",
+      mixinStandardHelpOptions = true,
+      modelTransformer = FormatFlags.class,
+      description =
+          "Serve registered tables to the principals of a principals file. Every flag --foo-bar"
+              + " may also be set as the environment variable LAKE_FOO_BAR.")
+  public static final class Serve implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Listen address.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
+    int port;
+
+    @Option(
+        names = "--principals-file",
+        description =
+            "Principals JSON file of hashed static tokens (required unless --jwt-jwks-url); read"
+                + " again when it changes.")
+    Path principals;
+
+    @CommandLine.Mixin public IdentityOptions identity;
+
+    @Option(
+        names = "--key-ring",
+        description = "Ticket key ring file (required unless --durable aws: then KMS keys).")
+    Path keyRing;
+
+    @Option(names = "--tls-cert", description = "PEM certificate chain.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", description = "PEM PKCS#8 private key.")
+    Path tlsKey;
+
+    @Option(
+        names = "--trusted-tls-proxy",
+        description = "Plaintext on a non-loopback address behind a TLS-terminating proxy.")
+    boolean trustedTlsProxy;
+
+    @CommandLine.Mixin RegistryOptions registry;
+
+    @CommandLine.Mixin EngineOptions engine;
+
+    @CommandLine.Mixin AwsOptions aws;
+
+    @CommandLine.Mixin DurableOptions durable;
+
+    @CommandLine.Mixin WorkerOptions worker;
+
+    @CommandLine.Mixin MetricsOptions metrics;
+
+    @CommandLine.Mixin LimitOptions limits;
+
+    @Override
+    public Integer call() throws Exception {
+      limits.validate();
+      FrontDoorConfig config =
+          limits
+              .applyTo(FrontDoorConfig.defaults())
+              .withListener(host, port)
+              .withTls(Optional.ofNullable(tlsCert), Optional.ofNullable(tlsKey))
+              .withTrustedTlsProxy(trustedTlsProxy);
+      TransportPolicy.check(config);
+      IdentityConfig identityConfig = identity.config();
+      if (principals == null && identityConfig.jwt().isEmpty()) {
+        throw new IllegalArgumentException(
+            "--principals-file (LAKE_PRINCIPALS_FILE) is required unless --jwt-jwks-url is set");
+      }
+      Authenticator loaded =
+          identityConfig.authenticator(Optional.ofNullable(principals), Clock.systemUTC());
+      RegistrySource registrySource = registry.source();
+      Optional<AwsConfig> awsConfig;
+      KeySource keys;
+      if (durable.aws()) {
+        awsConfig = Optional.of(aws.durable());
+        keys = new KeySource.Kms(aws.keyRingPrefix()); // replicas and workers share the KMS ring
+      } else {
+        if (aws.namesDurableResources()) {
+          throw new IllegalArgumentException(
+              "--result-bucket/--job-table/--job-queue-url/--kms-key-id need --durable aws");
+        }
+        if (keyRing == null) {
+          throw new IllegalArgumentException("--key-ring is required unless --durable aws");
+        }
+        awsConfig =
+            registrySource.table().isPresent() ? Optional.of(aws.clientsOnly()) : Optional.empty();
+        keys = new KeySource.File(keyRing);
+      }
+      RuntimeConfig runtimeConfig =
+          RuntimeConfig.builder(registrySource, keys, engine.engineConfig())
+              .formatSettings(FormatFlags.settings(spec))
+              .aws(awsConfig)
+              .build();
+      DurableTierConfig tierConfig = durable.config(worker.config(), aws.resultLayout());
+      Clock clock = Clock.systemUTC();
+      LakeRuntime runtime = LakeRuntime.start(runtimeConfig);
+      Components components =
+          Wiring.components(runtime, ResultReuseConfig.defaults(), limits.admission());
+      Optional<DurableTier> tier = Optional.empty();
+      Optional<AutoCloseable> metricsEndpoint = Optional.empty();
+      LakeServer server;
+      try {
+        if (durable.aws()) {
+          tier = Optional.of(Wiring.awsDurableTier(runtime, components, tierConfig, clock));
+        }
+        // audit lines on stdout, meters scraped from the metrics endpoint when it is on
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        EngineMeters.bind(meters, components.engine());
+        metricsEndpoint = metrics.start(meters).map(AutoCloseable.class::cast);
+        server =
+            LakeServer.start(
+                config,
+                components,
+                loaded,
+                clock,
+                tier,
+                new CallObserver(AuditLog.stdout(), meters),
+                limits.flightExecutor());
+      } catch (RuntimeException e) {
+        metricsEndpoint.ifPresent(LakeCli::closeQuietly);
+        tier.ifPresent(DurableTier::close);
+        components.close();
+        throw e;
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(
+          "lake ready on "
+              + host
+              + ":"
+              + server.port()
+              + (tier.isPresent() ? " (durable tier: aws)" : ""));
+      out.println(server.limitsLine());
+      out.flush();
+      Optional<DurableTier> started = tier;
+      Optional<AutoCloseable> endpoint = metricsEndpoint;
+      return serveUntilStopped(
+          () -> {
+            try {
+              server.close();
+              started.ifPresent(DurableTier::close);
+            } finally {
+              try {
+                components.close();
+              } finally {
+                endpoint.ifPresent(LakeCli::closeQuietly);
+              }
+            }
+          });
+    }
+  }
+}

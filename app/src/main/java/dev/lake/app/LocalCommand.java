@@ -1,0 +1,91 @@
+package dev.lake.app;
+
+import dev.lake.durable.DurableTierConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code lake local}: the whole service in one process over local adapters with demo data. */
+@Command(
+    name = "local",
+    mixinStandardHelpOptions = true,
+    modelTransformer = FormatFlags.class,
+    description = "Run lake on this machine with TPC-H demo data (plaintext, loopback only).")
+final class LocalCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Loopback address.")
+  String host;
+
+  @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
+  int port;
+
+  @Option(names = "--data-dir", defaultValue = ".lake", description = "Data directory.")
+  Path dataDir;
+
+  @Option(names = "--token", description = "Bearer token to accept instead of the demo token.")
+  String token;
+
+  @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
+  double scale;
+
+  @Option(
+      names = "--durable",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Durable result tier with an in-process worker (on by default; --no-durable: off).")
+  boolean durable;
+
+  @CommandLine.Mixin DurableLimitOptions durableLimits;
+
+  @CommandLine.Mixin WorkerLimitOptions workerLimits;
+
+  @CommandLine.Mixin EngineOptions engine;
+
+  @CommandLine.Mixin LimitOptions limits;
+
+  @CommandLine.Mixin IdentityOptions identity;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    limits.validate(); // before any data is generated
+    LocalLake lake = LocalLake.start(options(), limits, out);
+    out.println("JDBC URL: " + lake.jdbcUrl());
+    out.println(lake.server().limitsLine());
+    out.println("Token:    " + lake.token());
+    out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
+    out.flush();
+    return LakeCli.serveUntilStopped(lake);
+  }
+
+  /** Local mode's options as the parsed flags give them (validated, before any data exists). */
+  LocalLake.Options options() {
+    return LocalLake.options(dataDir)
+        .host(host)
+        .port(port)
+        .token(Optional.ofNullable(token))
+        .scale(scale)
+        .formatSettings(FormatFlags.settings(spec))
+        .durable(durableConfig())
+        .snapshotCacheBytes(engine.snapshotCacheBytes())
+        .identity(identity.config())
+        .build();
+  }
+
+  /** The durable tier of local mode with the bounds of the flags (validated), or empty if off. */
+  Optional<DurableTierConfig> durableConfig() {
+    return durable
+        ? LocalLake.localDurable()
+            .map(durableLimits::apply)
+            .map(tier -> tier.withWorker(workerLimits.apply(tier.worker())))
+        : Optional.empty();
+  }
+}

@@ -1,0 +1,347 @@
+package dev.lake.app;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.lake.core.CacheStats;
+import dev.lake.core.Grant;
+import dev.lake.core.QueryEngine;
+import dev.lake.core.Registry;
+import dev.lake.core.TableFormats;
+import dev.lake.core.TableRef;
+import dev.lake.durable.DurableTier;
+import dev.lake.durable.DurableTierConfig;
+import dev.lake.engine.EngineConfig;
+import dev.lake.engine.ResultReuseConfig;
+import dev.lake.frontdoor.CallObserver;
+import dev.lake.frontdoor.Components;
+import dev.lake.frontdoor.FrontDoorConfig;
+import dev.lake.frontdoor.IdentityConfig;
+import dev.lake.frontdoor.LakeServer;
+import dev.lake.frontdoor.PrincipalEntry;
+import dev.lake.frontdoor.Principals;
+import dev.lake.lance.demo.TpchDemo;
+import io.soabase.recordbuilder.core.RecordBuilder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * The embedded deployment behind {@code bin/lake local}: one data directory holds the registry, key
+ * ring, principals file, demo token, Lance datasets, the spill directory and the durable tier's
+ * {@code jobs/} and {@code results/} (on unless disabled). On first start it generates TPC-H demo
+ * data and registers {@code lake.tpch.*}.
+ */
+final class LocalLake implements AutoCloseable {
+  static final String DEMO_TENANT = "demo";
+  static final String DEMO_PRINCIPAL = "demo";
+  static final String DEMO_GRANT = "lake.tpch";
+
+  /** Where local mode keeps each of its files under the data directory. */
+  record Layout(Path dataDir) {
+    Layout {
+      dataDir = requireNonNull(dataDir, "dataDir is null").toAbsolutePath().normalize();
+    }
+
+    Path registry() {
+      return dataDir.resolve("registry.json");
+    }
+
+    Path keyRing() {
+      return dataDir.resolve("keyring.json");
+    }
+
+    Path principals() {
+      return dataDir.resolve("principals.json");
+    }
+
+    Path demoToken() {
+      return dataDir.resolve("demo-token");
+    }
+
+    Path tables() {
+      return dataDir.resolve("tables");
+    }
+
+    Path spill() {
+      return dataDir.resolve("spill");
+    }
+  }
+
+  /**
+   * Options of local mode; see {@code lake local}. Built with {@link #options(Path)}: everything
+   * but the data directory has a default (loopback port 31337, the demo token, TPC-H SF 0.01, the
+   * durable tier on, no format settings (no Iceberg), the snapshot cache off).
+   */
+  @RecordBuilder
+  @RecordBuilder.Options(emptyDefaultForOptional = true)
+  record Options(
+      Path dataDir,
+      @RecordBuilder.Initializer("DEFAULT_HOST") String host,
+      @RecordBuilder.Initializer("DEFAULT_PORT") int port,
+      Optional<String> token,
+      @RecordBuilder.Initializer("DEFAULT_SCALE") double scale,
+      @RecordBuilder.Initializer("systemClock") Clock clock,
+      @RecordBuilder.Initializer("noFormatSettings") List<Object> formatSettings,
+      @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
+      long snapshotCacheBytes,
+      @RecordBuilder.Initializer("staticTokens") IdentityConfig identity) {
+    public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
+    public static final int DEFAULT_PORT = FrontDoorConfig.DEFAULT_PORT;
+    public static final double DEFAULT_SCALE = 0.01;
+
+    Options {
+      formatSettings = List.copyOf(requireNonNull(formatSettings, "formatSettings is null"));
+      requireNonNull(durable, "durable is null");
+      requireNonNull(dataDir, "dataDir is null");
+      requireNonNull(host, "host is null");
+      requireNonNull(token, "token is null");
+      requireNonNull(clock, "clock is null");
+      requireNonNull(identity, "identity is null");
+      if (!(scale > 0 && scale <= 10)) {
+        throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
+      }
+    }
+
+    public static IdentityConfig staticTokens() {
+      return IdentityConfig.defaults();
+    }
+
+    public static Clock systemClock() {
+      return Clock.systemUTC();
+    }
+
+    public static Optional<DurableTierConfig> localDurable() {
+      return LocalLake.localDurable();
+    }
+
+    public static List<Object> noFormatSettings() {
+      return List.of();
+    }
+
+    /** The engine settings of local mode: defaults, plus the snapshot cache if enabled. */
+    EngineConfig engineConfig(Path spill) {
+      return EngineConfig.defaults(spill).withSnapshotCacheBytes(snapshotCacheBytes);
+    }
+  }
+
+  /** A builder of local mode's options under {@code dataDir}, every other option at its default. */
+  static LocalLakeOptionsBuilder options(Path dataDir) {
+    return LocalLakeOptionsBuilder.builder().dataDir(dataDir);
+  }
+
+  /** Local mode's durable tier: results directly under {@code <data>/results/<tenant>/…}. */
+  static Optional<DurableTierConfig> localDurable() {
+    return Optional.of(DurableTierConfig.defaults().withResultPrefix(""));
+  }
+
+  private final BufferAllocator allocator;
+  private final Components components;
+  private final LakeServer server;
+  private final String token;
+  private final Layout layout;
+  private final Registry registry;
+  private final Optional<DurableTier> durable;
+  private final QueryEngine engine;
+
+  private LocalLake(
+      BufferAllocator allocator,
+      Components components,
+      LakeServer server,
+      String token,
+      Layout layout,
+      Registry registry,
+      Optional<DurableTier> durable,
+      QueryEngine engine) {
+    this.durable = durable;
+    this.engine = engine;
+    this.allocator = allocator;
+    this.components = components;
+    this.server = server;
+    this.token = token;
+    this.layout = layout;
+    this.registry = registry;
+  }
+
+  static LocalLake start(Options options, PrintWriter out) {
+    return start(options, LimitOptions.defaults(), out);
+  }
+
+  /** As above, with the load bounds of {@code limits} (flags of {@code bin/lake local}). */
+  static LocalLake start(Options options, LimitOptions limits, PrintWriter out) {
+    requireNonNull(limits, "limits is null");
+    Layout layout = new Layout(options.dataDir());
+    try {
+      Files.createDirectories(layout.tables());
+      Files.createDirectories(layout.spill());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create data directory " + layout.dataDir(), e);
+    }
+    String token = options.token().orElseGet(() -> loadOrCreateToken(layout.demoToken()));
+    List<String> grants = new ArrayList<>(List.of(DEMO_GRANT));
+    // and what the formats' settings expose (e.g. an Iceberg allowlist)
+    TableFormats.installed().grantsToRead(options.formatSettings()).stream()
+        .map(Grant::toString)
+        .forEach(grants::add);
+    Principals.write(
+        layout.principals(),
+        List.of(
+            new PrincipalEntry(Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, grants)));
+    // the composition root every lake process uses; local mode's registry and keys are files
+    LakeRuntime runtime =
+        LakeRuntime.start(
+            RuntimeConfig.builder(
+                    RegistrySource.file(layout.registry()),
+                    new KeySource.CreatedFile(layout.keyRing()),
+                    options.engineConfig(layout.spill()))
+                .formatSettings(options.formatSettings())
+                .build());
+    Components components = null;
+    Optional<DurableTier> durable = Optional.empty();
+    try {
+      Registry registry = runtime.registry();
+      boolean hasDemo =
+          registry.list().stream().anyMatch(e -> e.ref().qualifiedNamespace().equals(DEMO_GRANT));
+      if (!hasDemo) {
+        out.println("Generating TPC-H demo data (scale " + options.scale() + ") ...");
+        out.flush();
+        List<TableRef> tables =
+            TpchDemo.generate(
+                layout.tables().toAbsolutePath().toString(),
+                options.scale(),
+                registry,
+                runtime.allocator(),
+                Map.of(),
+                line -> {
+                  out.println(line);
+                  out.flush();
+                });
+        out.println("Registered " + tables.size() + " tables: " + tables);
+      }
+      components = Wiring.components(runtime, ResultReuseConfig.defaults(), limits.admission());
+      FrontDoorConfig config =
+          limits.applyTo(FrontDoorConfig.defaults().withListener(options.host(), options.port()));
+      Components built = components;
+      durable =
+          options
+              .durable()
+              .map(
+                  d ->
+                      DurableTier.local(
+                          layout.dataDir(), built.durableInputs(), d, options.clock()));
+      LakeServer server =
+          LakeServer.start(
+              config,
+              components,
+              options.identity().authenticator(Optional.of(layout.principals()), options.clock()),
+              options.clock(),
+              durable,
+              CallObserver.quiet(),
+              limits.flightExecutor());
+      return new LocalLake(
+          runtime.allocator(),
+          components,
+          server,
+          token,
+          layout,
+          registry,
+          durable,
+          runtime.engine());
+    } catch (RuntimeException e) {
+      durable.ifPresent(DurableTier::close);
+      if (components != null) {
+        components.close();
+      } else {
+        runtime.close();
+      }
+      throw e;
+    }
+  }
+
+  int port() {
+    return server.port();
+  }
+
+  LakeServer server() {
+    return server;
+  }
+
+  String token() {
+    return token;
+  }
+
+  Layout layout() {
+    return layout;
+  }
+
+  Registry registry() {
+    return registry;
+  }
+
+  /** The engine's cache counters (tests: whether copies were made and served). */
+  CacheStats cacheStats() {
+    return engine.cacheStats();
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
+  String jdbcUrl() {
+    return jdbcUrl(server.host(), server.port(), token);
+  }
+
+  /** The JDBC URL of a plaintext loopback front door accepting {@code token}. */
+  static String jdbcUrl(String host, int port, String token) {
+    return "jdbc:arrow-flight-sql://"
+        + host
+        + ":"
+        + port
+        + "/?useEncryption=false&token="
+        + java.net.URLEncoder.encode(token, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+      durable.ifPresent(DurableTier::close);
+    } finally {
+      components.close(); // and the runtime, whose allocator it is
+    }
+  }
+
+  /** The demo token, created once with 256 random bits and kept owner-readable only. */
+  static String loadOrCreateToken(Path file) {
+    try {
+      if (Files.exists(file)) {
+        String token = Files.readString(file, StandardCharsets.UTF_8).trim();
+        if (!token.isEmpty()) {
+          return token;
+        }
+      }
+      String token = Principals.newToken();
+      Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), ".token", ".tmp");
+      try {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+      } catch (UnsupportedOperationException ignored) {
+        // non-POSIX file system: rely on the directory's permissions
+      }
+      Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      return token;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read or write the demo token " + file, e);
+    }
+  }
+}

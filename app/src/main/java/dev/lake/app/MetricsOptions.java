@@ -1,0 +1,33 @@
+package dev.lake.app;
+
+import dev.lake.frontdoor.MetricsEndpoint;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --metrics-*} flags of {@code serve}: the Prometheus scrape endpoint is off unless
+ * {@code --metrics-port} names a port, and listens on loopback unless {@code --metrics-host} says
+ * otherwise (a deployment sets {@code LAKE_METRICS_HOST=0.0.0.0} for scrapers in its VPC).
+ */
+final class MetricsOptions {
+  @Option(
+      names = "--metrics-host",
+      defaultValue = "127.0.0.1",
+      description = "Address of the Prometheus endpoint (loopback unless set).")
+  String host;
+
+  @Option(
+      names = "--metrics-port",
+      defaultValue = "0",
+      description = "Port of the Prometheus endpoint /metrics and /health (0 = off, the default).")
+  int port;
+
+  /** The running endpoint, or empty when it is off. */
+  Optional<MetricsEndpoint> start(PrometheusMeterRegistry registry) {
+    if (port == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(MetricsEndpoint.start(host, port, registry));
+  }
+}

@@ -1,0 +1,130 @@
+package dev.lake.app;
+
+import dev.lake.aws.AwsClients;
+import dev.lake.core.Registry;
+import dev.lake.core.TableRef;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code lake table register|unregister}: the trusted operator's registry actions. */
+@Command(
+    name = "table",
+    mixinStandardHelpOptions = true,
+    description = "Register or unregister tables (trusted operator action).",
+    subcommands = {TableCommand.Register.class, TableCommand.Unregister.class})
+final class TableCommand implements Runnable {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The registry the options name (the local default when none is), closed after use. */
+  static int withRegistry(
+      RegistryOptions registry, AwsOptions aws, java.util.function.ToIntFunction<Registry> use) {
+    RegistrySource source = registry.sourceOr(Path.of(".lake/registry.json"));
+    Optional<AwsClients> clients = source.table().map(t -> new AwsClients(aws.clientsOnly()));
+    try {
+      return use.applyAsInt(LakeRuntime.registry(source, clients));
+    } finally {
+      clients.ifPresent(AwsClients::close);
+    }
+  }
+
+  @Command(
+      name = "register",
+      mixinStandardHelpOptions = true,
+      description =
+          "Register a table in the registry file (--registry, default .lake/registry.json) or the"
+              + " shared DynamoDB registry (--registry-table).")
+  static final class Register implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin RegistryOptions registry;
+
+    @CommandLine.Mixin AwsOptions aws;
+
+    @Parameters(index = "0", description = "lake.<namespace>.<table>")
+    String name;
+
+    @Parameters(
+        index = "1",
+        description = "Location of the table in its format's terms (a path or s3://bucket/key).")
+    String location;
+
+    @Option(
+        names = "--table-format",
+        defaultValue = "lance",
+        description =
+            "Format of the table: the tag of an installed table format (default lance); an unknown"
+                + " one is refused.")
+    String format = "lance";
+
+    @Option(
+        names = "--table-option",
+        description =
+            "A format-owned option of the table, KEY=VALUE (repeatable; the format checks them,"
+                + " Lance takes none).")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() {
+      return withRegistry(
+          registry,
+          aws,
+          r -> {
+            var entry = r.register(TableRef.parse(name), format, location, options);
+            spec.commandLine()
+                .getOut()
+                .println(
+                    "registered "
+                        + entry.ref()
+                        + " as "
+                        + entry.format()
+                        + " (incarnation "
+                        + entry.incarnation()
+                        + ")");
+            return 0;
+          });
+    }
+  }
+
+  @Command(
+      name = "unregister",
+      mixinStandardHelpOptions = true,
+      description = "Unregister a table; tickets sealed for it fail closed.")
+  static final class Unregister implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin RegistryOptions registry;
+
+    @CommandLine.Mixin AwsOptions aws;
+
+    @Parameters(index = "0", description = "lake.<namespace>.<table>")
+    String name;
+
+    @Override
+    public Integer call() {
+      TableRef ref = TableRef.parse(name);
+      return withRegistry(
+          registry,
+          aws,
+          r -> {
+            boolean removed = r.unregister(ref);
+            spec.commandLine()
+                .getOut()
+                .println(removed ? "unregistered " + ref : ref + " was not registered");
+            return removed ? 0 : 1;
+          });
+    }
+  }
+}
