@@ -147,7 +147,7 @@ final class ClientSides implements AutoCloseable {
     for (int attempt = 1; ; attempt++) {
       long[] totals = new long[2];
       try {
-        FlightInfo info = sql.execute(side.query(), auth);
+        FlightInfo info = sql.execute(FreshText.next(side), auth);
         for (FlightEndpoint endpoint : info.getEndpoints()) {
           try (FlightStream stream = sql.getStream(endpoint.getTicket(), auth)) {
             drain(stream, totals);

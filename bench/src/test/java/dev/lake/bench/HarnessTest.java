@@ -58,6 +58,11 @@ class HarnessTest {
     assertThat(results)
         .filteredOn(r -> r.id().equals("P1"))
         .allMatch(r -> r.status() == Result.Status.MEASURED);
+    // AND P3 measures never-seen statement texts against the repeated text
+    assertThat(results)
+        .filteredOn(r -> r.id().equals("P3") && r.variant().startsWith("geomean-lance-"))
+        .extracting(Result::variant)
+        .contains("geomean-lance-comment-vs-repeated", "geomean-lance-literal-vs-repeated");
     // AND results.jsonl holds one parseable line per result
     List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
     assertThat(lines).hasSize(results.size());
