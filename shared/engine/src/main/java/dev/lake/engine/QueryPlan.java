@@ -26,12 +26,15 @@ final class QueryPlan {
   private volatile ResultShape shape; // set once planning saw a result clients cannot read as is
 
   private final java.util.Set<TableRef> rereadTables;
+  private final int textLength;
 
   private QueryPlan(
       StatementRewriter statement,
       Map<TableRef, Schema> schemas,
       Map<TableRef, ScanRequest> requests,
-      java.util.Set<TableRef> rereadTables) {
+      java.util.Set<TableRef> rereadTables,
+      int textLength) {
+    this.textLength = textLength;
     this.statement = statement;
     this.schemas = schemas;
     this.requests = requests;
@@ -49,7 +52,8 @@ final class QueryPlan {
       Map<TableRef, Schema> schemas,
       SqlParser parser,
       int batchSize,
-      int parallelism) {
+      int parallelism,
+      int textLength) {
     Map<TableRef, ScanRequest> requests = new LinkedHashMap<>();
     for (Map.Entry<TableRef, Schema> e : schemas.entrySet()) {
       Schema schema = e.getValue();
@@ -62,7 +66,16 @@ final class QueryPlan {
               parallelism));
     }
     return new QueryPlan(
-        statement, Map.copyOf(schemas), Map.copyOf(requests), analysis.readMoreThanOnce());
+        statement,
+        Map.copyOf(schemas),
+        Map.copyOf(requests),
+        analysis.readMoreThanOnce(),
+        textLength);
+  }
+
+  /** Characters of the statement text the plan was built for (its cache weight). */
+  int textLength() {
+    return textLength;
   }
 
   StatementRewriter statement() {

@@ -29,7 +29,15 @@ final class QueryPlans {
    */
   static final long MAX_PLAN_WEIGHT = 4L << 20;
 
-  private record PlanKey(AdmittedQuery query, SnapshotSet snapshots) {}
+  /**
+   * A plan's key: the statement's parse tree ({@link StatementKeys}: comments, spacing and keyword
+   * case do not enter it) and the snapshots. Texts that parse to the same tree render to the same
+   * SQL, so a never-seen text that differs only in a comment shares the plan.
+   */
+  private record PlanKey(String statement, SnapshotSet snapshots) {}
+
+  /** A statement text's parsed form and its tree key, kept per exact text. */
+  private record Parsed(StatementRewriter statement, String key) {}
 
   private final List<TableReader> readers;
   private final SqlParser parser;
@@ -42,7 +50,13 @@ final class QueryPlans {
   private final Cache<PlanKey, QueryPlan> plans =
       Caffeine.newBuilder()
           .maximumWeight(MAX_PLAN_WEIGHT)
-          .<PlanKey, QueryPlan>weigher((k, p) -> k.query().sql().length() + 1024)
+          .<PlanKey, QueryPlan>weigher((k, p) -> p.textLength() + 1024)
+          .build();
+
+  private final Cache<AdmittedQuery, Parsed> parsed =
+      Caffeine.newBuilder()
+          .maximumWeight(MAX_PLAN_WEIGHT)
+          .<AdmittedQuery, Parsed>weigher((q, p) -> q.sql().length() + 128)
           .build();
 
   QueryPlans(
@@ -64,12 +78,25 @@ final class QueryPlans {
    */
   QueryPlan resolve(AdmittedQuery query, SnapshotSet snapshots) {
     Map<TableRef, Schema> schemas = schemas(query, snapshots);
+    Parsed p =
+        parsed.get(
+            query,
+            q -> {
+              StatementRewriter statement = StatementRewriter.parse(q, parser);
+              return new Parsed(statement, StatementKeys.of(statement));
+            });
     return plans.get(
-        new PlanKey(query, snapshots),
+        new PlanKey(p.key(), snapshots),
         k -> {
-          StatementRewriter statement = StatementRewriter.parse(query, parser);
-          ScanAnalysis analysis = new ScanAnalysis(statement.statement());
-          return QueryPlan.build(statement, analysis, schemas, parser, batchSize, scanParallelism);
+          ScanAnalysis analysis = new ScanAnalysis(p.statement().statement());
+          return QueryPlan.build(
+              p.statement(),
+              analysis,
+              schemas,
+              parser,
+              batchSize,
+              scanParallelism,
+              query.sql().length());
         });
   }
 
@@ -87,6 +114,7 @@ final class QueryPlans {
   /** Drops every cached plan (on close). */
   void invalidateAll() {
     plans.invalidateAll();
+    parsed.invalidateAll();
   }
 
   private Map<TableRef, Schema> schemas(AdmittedQuery query, SnapshotSet snapshots) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import java.io.IOException;
@@ -29,6 +31,20 @@ import org.duckdb.DuckDBConnection;
  */
 final class SqlParser implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * Characters of SQL text whose parse tree is kept (+1,024 per entry), shared by every parser in
+   * the process: a tree is a pure function of the text, so the engine's plan and the result-reuse
+   * verdict read the tree admission's parse produced instead of parsing the text again (one parse
+   * per new text). A tree takes a few tens of times its text, so this keeps a few tens of MiB.
+   */
+  static final long CACHED_SQL_CHARS = 1L << 20;
+
+  private static final Cache<String, JsonNode> TREES =
+      Caffeine.newBuilder()
+          .maximumWeight(CACHED_SQL_CHARS)
+          .<String, JsonNode>weigher((sql, tree) -> sql.length() + 1024)
+          .build();
 
   private final DuckDBConnection database;
   private final BlockingQueue<Session> idle;
@@ -130,8 +146,23 @@ final class SqlParser implements AutoCloseable {
     all.remove(session);
   }
 
-  /** The parse tree of {@code sql}: DuckDB's JSON, with {@code error} true on failure. */
+  /**
+   * The parse tree of {@code sql}: DuckDB's JSON, with {@code error} true on failure. A tree of a
+   * SELECT is kept ({@link #TREES}) and shared: callers never modify it (they copy to rewrite).
+   */
   JsonNode serialize(String sql) {
+    JsonNode kept = TREES.getIfPresent(sql);
+    if (kept != null) {
+      return kept;
+    }
+    JsonNode tree = parse(sql);
+    if (!tree.path("error").asBoolean(true)) {
+      TREES.put(sql, tree);
+    }
+    return tree;
+  }
+
+  private JsonNode parse(String sql) {
     try {
       return withSession(
           s -> {

@@ -162,6 +162,28 @@ class DuckDbQueryEngineTest {
   }
 
   @Test
+  void plan_isShared_byTextsThatDifferOnlyInCommentsAndSpacing_notByALiteral() throws Exception {
+    // GIVEN TPC-H Q6 planned once
+    String q6 = TpchQueries.lake(TpchQueries.Q6);
+    AdmittedQuery first = admit(q6);
+    SnapshotSet s = catalogs.resolveAll(ALICE, first);
+    Schema planned = engine.plan(first, s);
+
+    // WHEN a never-seen text of the same statement (a BI tool's comment, other spacing) is planned,
+    // and a text with one more row of LIMIT
+    AdmittedQuery commented = admit("/* dashboard 7, run 42 */\n  " + q6.replace(" ", "  "));
+    AdmittedQuery literal = admit(q6.strip() + " LIMIT 1000000007");
+    Schema again = engine.plan(commented, catalogs.resolveAll(ALICE, commented));
+    Schema other = engine.plan(literal, catalogs.resolveAll(ALICE, literal));
+
+    // THEN the commented text reuses the plan (its schema instance), the literal builds its own,
+    // and each runs to the same answer
+    assertThat(again).isSameAs(planned);
+    assertThat(other).isEqualTo(planned).isNotSameAs(planned);
+    assertThat(run(commented.sql())).isEqualTo(run(q6)).isEqualTo(run(literal.sql()));
+  }
+
+  @Test
   void tpchQueries_equalDuckDbOverNativeTables() throws Exception {
     // GIVEN the same data loaded into native DuckDB tables
     Map<String, ArrowReader> tables = new LinkedHashMap<>();
