@@ -98,6 +98,32 @@ public final class LimitOptions {
           "memory_limit of SQL admission's private parser, MiB (default ${DEFAULT-VALUE}).")
   long parserMemoryMb = AdmissionConfig.DEFAULT_PARSER_MEMORY_BYTES >> 20;
 
+  @Option(
+      names = "--budget-window",
+      description =
+          "Window of the per-tenant budgets, aligned to the epoch (ISO-8601, default"
+              + " ${DEFAULT-VALUE}, PT1M - P31D).")
+  Duration budgetWindow = BudgetConfig.DEFAULT_WINDOW;
+
+  @Option(
+      names = "--budget-scanned-mb",
+      description =
+          "MiB of table data one tenant's statements may scan per window (default 0 = unlimited).")
+  long budgetScannedMb;
+
+  @Option(
+      names = "--budget-result-mb",
+      description =
+          "MiB of results one tenant's statements may produce per window (default 0 = unlimited).")
+  long budgetResultMb;
+
+  @Option(
+      names = "--budget-egress-mb",
+      description =
+          "MiB lake may stream to one tenant per window, results and durable parts (default 0 ="
+              + " unlimited).")
+  long budgetEgressMb;
+
   /** The defaults, as when no flag or variable is given. */
   public static LimitOptions defaults() {
     return new LimitOptions();
@@ -123,7 +149,10 @@ public final class LimitOptions {
     return config
         .withLimits(maxConcurrentQueries, maxConcurrentQueriesPerTenant, queueWait)
         .withPartDownloadLimits(maxConcurrentPartDownloads, maxConcurrentPartDownloadsPerTenant)
-        .withIdleStreamTimeout(idleStreamTimeout);
+        .withIdleStreamTimeout(idleStreamTimeout)
+        .withBudgets(
+            BudgetConfig.ofMebibytes(
+                budgetWindow, budgetScannedMb, budgetResultMb, budgetEgressMb));
   }
 
   /** SQL admission's parse bounds. */

@@ -14,11 +14,6 @@ import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.ipc.message.IpcOption;
 
 /**
  * Wraps the Flight SQL producer for the audit trail without changing what it does: each call's
@@ -103,9 +98,8 @@ final class AuditingProducer implements FlightProducer {
   }
 
   /** Counts what passes through; every other call goes to the real listener unchanged. */
-  private static final class Counting extends ForwardingStreamListener {
+  private static final class Counting extends MeteringStreamListener {
     private final AuditMiddleware audit;
-    private volatile VectorSchemaRoot root;
 
     Counting(ServerStreamListener delegate, AuditMiddleware audit) {
       super(delegate);
@@ -113,32 +107,8 @@ final class AuditingProducer implements FlightProducer {
     }
 
     @Override
-    public void start(VectorSchemaRoot root, DictionaryProvider dictionaries, IpcOption option) {
-      this.root = root;
-      delegate.start(root, dictionaries, option);
-    }
-
-    @Override
-    public void putNext() {
-      count();
-      delegate.putNext();
-    }
-
-    @Override
-    public void putNext(ArrowBuf metadata) {
-      count();
-      delegate.putNext(metadata);
-    }
-
-    private void count() {
-      VectorSchemaRoot r = root;
-      if (r != null) {
-        long bytes = 0;
-        for (FieldVector v : r.getFieldVectors()) {
-          bytes += v.getBufferSize();
-        }
-        audit.streamed(r.getRowCount(), bytes);
-      }
+    void batch(int rows, long bytes) {
+      audit.streamed(rows, bytes);
     }
   }
 }

@@ -153,6 +153,8 @@ final class DurableHandler {
    * and gRPC released the last batch, so the gates still bound the memory slow readers can pin.
    */
   void stream(Principal principal, byte[] ticket, ServerStreamListener listener, CallNotes notes) {
+    TenantBudgets budgets = statements.budgets();
+    budgets.checkBeforeStart(principal.tenant());
     AdmissionGates.Permit permit = partGates.enter(principal.tenant());
     PartExecution execution;
     try {
@@ -165,7 +167,9 @@ final class DurableHandler {
     streamer.start(
         StatementHandler.digest(ticket),
         execution,
-        ColumnMetadata.stream(listener, columns -> List.of()),
+        ColumnMetadata.stream(
+            BudgetedListener.of(listener, budgets, principal.tenant(), false),
+            columns -> List.of()),
         List.of(permit),
         notes);
   }

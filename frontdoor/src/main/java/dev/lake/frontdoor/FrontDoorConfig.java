@@ -34,6 +34,7 @@ import java.util.Optional;
  * @param maxInboundMessageBytes gRPC inbound message cap (default 16 MiB, 1 MiB - 256 MiB)
  * @param idleStreamTimeout longest a DoGet client may leave a ready batch unread before its stream
  *     ends with TIMED_OUT and its slot is released (default 60 s, 1 s - 1 h)
+ * @param budgets per-tenant scanned, result and egress budgets per window (default unlimited)
  */
 @RecordBuilder
 @RecordBuilder.Options(emptyDefaultForOptional = true)
@@ -55,7 +56,8 @@ public record FrontDoorConfig(
     @RecordBuilder.Initializer("DEFAULT_QUEUE_WAIT") Duration queueWait,
     @RecordBuilder.Initializer("DEFAULT_MAX_SQL_BYTES") int maxSqlBytes,
     @RecordBuilder.Initializer("DEFAULT_MAX_INBOUND_MESSAGE_BYTES") int maxInboundMessageBytes,
-    @RecordBuilder.Initializer("DEFAULT_IDLE_STREAM_TIMEOUT") Duration idleStreamTimeout)
+    @RecordBuilder.Initializer("DEFAULT_IDLE_STREAM_TIMEOUT") Duration idleStreamTimeout,
+    @RecordBuilder.Initializer("DEFAULT_BUDGETS") BudgetConfig budgets)
     implements FrontDoorConfigBuilder.With {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 31337;
@@ -77,6 +79,7 @@ public record FrontDoorConfig(
   public static final int MIN_MAX_INBOUND_MESSAGE_BYTES = 1024 * 1024;
   public static final int MAX_MAX_INBOUND_MESSAGE_BYTES = 256 * 1024 * 1024;
   public static final Duration DEFAULT_IDLE_STREAM_TIMEOUT = Duration.ofSeconds(60);
+  public static final BudgetConfig DEFAULT_BUDGETS = BudgetConfig.unlimited();
   public static final Duration MIN_IDLE_STREAM_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration MAX_IDLE_STREAM_TIMEOUT = Duration.ofHours(1);
 
@@ -113,6 +116,7 @@ public record FrontDoorConfig(
         MIN_MAX_INBOUND_MESSAGE_BYTES,
         MAX_MAX_INBOUND_MESSAGE_BYTES);
     requireNonNull(idleStreamTimeout, "idleStreamTimeout is null");
+    requireNonNull(budgets, "budgets is null");
     Bounds.check(
         "idleStreamTimeout", idleStreamTimeout, MIN_IDLE_STREAM_TIMEOUT, MAX_IDLE_STREAM_TIMEOUT);
   }
@@ -149,6 +153,11 @@ public record FrontDoorConfig(
         .maxConcurrentPartDownloads(downloads)
         .maxConcurrentPartDownloadsPerTenant(downloadsPerTenant)
         .build();
+  }
+
+  /** A copy with the per-tenant budgets set. */
+  public FrontDoorConfig withBudgets(BudgetConfig newBudgets) {
+    return with().budgets(newBudgets).build();
   }
 
   public boolean tlsEnabled() {

@@ -126,7 +126,8 @@ public final class LakeServer implements AutoCloseable {
             gates,
             streamer,
             components.allocator(),
-            config);
+            config,
+            new TenantBudgets(config.budgets(), clock));
     Optional<DurableHandler> durableHandler =
         durable.map(
             tier ->

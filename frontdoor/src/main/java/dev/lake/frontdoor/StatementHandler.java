@@ -60,6 +60,7 @@ final class StatementHandler {
   private final ResultStreamer streamer;
   private final BufferAllocator allocator;
   private final FrontDoorConfig config;
+  private final TenantBudgets budgets;
 
   StatementHandler(
       SqlAdmission admission,
@@ -69,7 +70,8 @@ final class StatementHandler {
       AdmissionGates gates,
       ResultStreamer streamer,
       BufferAllocator allocator,
-      FrontDoorConfig config) {
+      FrontDoorConfig config,
+      TenantBudgets budgets) {
     this.admission = requireNonNull(admission, "admission is null");
     this.catalogs = requireNonNull(catalogs, "catalogs is null");
     this.engine = requireNonNull(engine, "engine is null");
@@ -78,6 +80,12 @@ final class StatementHandler {
     this.streamer = requireNonNull(streamer, "streamer is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.config = requireNonNull(config, "config is null");
+    this.budgets = requireNonNull(budgets, "budgets is null");
+  }
+
+  /** The per-tenant budgets every statement and part download of this front door is held to. */
+  TenantBudgets budgets() {
+    return budgets;
   }
 
   /** An admitted statement with every table authorized and pinned to its exact snapshot. */
@@ -108,6 +116,7 @@ final class StatementHandler {
    * snapshot resolution, planning. Shared by interactive tickets and durable submissions.
    */
   Planned plan(Principal principal, String sql, CallNotes notes) {
+    budgets.checkBeforeStart(principal.tenant()); // interactive and durable alike
     long start = System.nanoTime();
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
@@ -175,6 +184,7 @@ final class StatementHandler {
       throw new LakeException(
           ErrorCode.TICKET_INVALID, "Ticket does not match its statement; request a new ticket");
     }
+    budgets.checkBeforeStart(principal.tenant());
     AdmissionGates.Permit permit = gates.enter(principal.tenant());
     QueryExecution execution;
     Verification verified;
@@ -193,9 +203,11 @@ final class StatementHandler {
     streamer.start(
         digest,
         execution,
-        ColumnMetadata.stream(listener, query.origins()::forColumns),
+        ColumnMetadata.stream(
+            BudgetedListener.of(listener, budgets, principal.tenant(), true),
+            query.origins()::forColumns),
         List.of(permit),
-        notes,
+        budgets.chargingScans(principal.tenant(), notes),
         verified);
   }
 
