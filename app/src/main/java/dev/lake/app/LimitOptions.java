@@ -1,6 +1,7 @@
 package dev.lake.app;
 
 import dev.lake.engine.AdmissionConfig;
+import dev.lake.frontdoor.BudgetConfig;
 import dev.lake.frontdoor.FlightExecutorConfig;
 import dev.lake.frontdoor.FrontDoorConfig;
 import java.time.Duration;
