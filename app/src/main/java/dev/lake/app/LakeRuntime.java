@@ -188,10 +188,12 @@ public final class LakeRuntime implements AutoCloseable {
 
   /**
    * A job processor over this runtime's catalogs and engine and the given durable ports, writing
-   * results where {@code layout} says (the front door reads them with the same layout).
+   * results where {@code layout} says (the front door reads them with the same layout) and sending
+   * the child jobs of a fan-out to {@code queue}.
    */
   public JobProcessor processor(
       JobStore jobs,
+      JobQueue queue,
       ObjectStore results,
       WorkerConfig worker,
       ResultLayout layout,
@@ -207,7 +209,8 @@ public final class LakeRuntime implements AutoCloseable {
         worker,
         layout,
         clock,
-        workerId);
+        workerId,
+        queue);
   }
 
   public RuntimeConfig config() {

@@ -4,9 +4,9 @@ import dev.lake.durable.WorkerConfig;
 import picocli.CommandLine.Option;
 
 /**
- * The shared execution lease of durable workers, one definition used by {@code bin/lake serve} and
- * {@code bin/lake worker} (through {@link WorkerOptions}) and by {@code bin/lake local}, whose
- * in-process workers take the same lease in its job store.
+ * The shared execution lease of durable workers and their fan-out, one definition used by {@code
+ * bin/lake serve} and {@code bin/lake worker} (through {@link WorkerOptions}) and by {@code
+ * bin/lake local}, whose in-process workers take the same lease in its job store.
  */
 public final class WorkerLimitOptions {
   @Option(
@@ -25,8 +25,28 @@ public final class WorkerLimitOptions {
               + " below the number of workers so that no tenant holds them all.")
   int maxRunningPerTenant;
 
+  @Option(
+      names = "--worker-split-rows",
+      defaultValue = "" + WorkerConfig.DEFAULT_SPLIT_ROWS,
+      description =
+          "Durable fan-out: rows one split of a splittable statement (projection and filter over"
+              + " one table) should read (1,000 - 10^12); smaller tables run on one worker.")
+  long splitRows;
+
+  @Option(
+      names = "--worker-max-fan-out",
+      defaultValue = "" + WorkerConfig.DEFAULT_MAX_FAN_OUT,
+      description =
+          "Durable fan-out: most splits (child jobs) of one statement (1 - 1,000; 1 = off). Keep"
+              + " the worker concurrency above it so the splits run side by side.")
+  int maxFanOut;
+
   /** {@code config} with these bounds (validated by {@link WorkerConfig}). */
   public WorkerConfig apply(WorkerConfig config) {
-    return config.withMaxRunning(maxRunning).withMaxRunningPerTenant(maxRunningPerTenant);
+    return config
+        .withMaxRunning(maxRunning)
+        .withMaxRunningPerTenant(maxRunningPerTenant)
+        .withSplitRows(splitRows)
+        .withMaxFanOut(maxFanOut);
   }
 }

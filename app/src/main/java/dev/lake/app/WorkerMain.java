@@ -79,6 +79,7 @@ public final class WorkerMain implements Callable<Integer> {
       JobProcessor processor =
           runtime.processor(
               ports.jobs(),
+              ports.queue(),
               ports.results(),
               workerConfig,
               aws.resultLayout(),

@@ -62,6 +62,15 @@ class EngineMetersTest {
     }
 
     @Override
+    public java.util.List<dev.lake.core.SnapshotSet> splits(
+        dev.lake.core.AdmittedQuery query,
+        dev.lake.core.SnapshotSet snapshots,
+        long targetRows,
+        int maxSplits) {
+      return java.util.List.of(snapshots);
+    }
+
+    @Override
     public CacheStats cacheStats() {
       return stats.get();
     }

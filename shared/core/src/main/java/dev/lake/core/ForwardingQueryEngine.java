@@ -66,6 +66,12 @@ public abstract class ForwardingQueryEngine implements QueryEngine {
   }
 
   @Override
+  public List<SnapshotSet> splits(
+      AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
+    return delegate().splits(query, snapshots, targetRows, maxSplits);
+  }
+
+  @Override
   public void close() {
     delegate().close();
   }

@@ -81,6 +81,18 @@ public interface QueryEngine extends AutoCloseable {
    */
   CacheStats cacheStats();
 
+  /**
+   * {@code snapshots} as the snapshot sets of at most {@code maxSplits} disjoint splits of about
+   * {@code targetRows} rows each (see {@link SplitSource}), in order, such that {@code query}'s
+   * results over the splits, concatenated, are exactly its result over {@code snapshots}: only a
+   * statement that is row-local over its one table splits (projection and filter; no aggregate,
+   * DISTINCT, ORDER BY, LIMIT, window, subquery or join). A one-element list holding {@code
+   * snapshots} when the statement or its table does not split (engines without splits, test fakes).
+   * Reads table metadata only; throws like a scan ({@code SNAPSHOT_GONE}).
+   */
+  List<SnapshotSet> splits(
+      AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits);
+
   @Override
   void close();
 }

@@ -170,7 +170,8 @@ public final class DurableTier implements AutoCloseable {
               config.worker(),
               config.layout(),
               clock,
-              "frontdoor-" + UUID.randomUUID().toString().substring(0, 8));
+              "frontdoor-" + UUID.randomUUID().toString().substring(0, 8),
+              ports.queue());
       owned.add(processor);
       WorkerRunner runner =
           new WorkerRunner(ports.queue(), processor, config.worker(), clock)

@@ -45,6 +45,10 @@ public final class JobProcessor implements AutoCloseable {
   final Clock clock;
   final String workerId;
   final ScheduledExecutorService timers;
+
+  /** Durable fan-out; null when this processor has no queue to send child jobs to. */
+  final FanOut fanOut;
+
   private final SecureRandom random = new SecureRandom();
 
   /**
@@ -62,6 +66,28 @@ public final class JobProcessor implements AutoCloseable {
       ResultLayout layout,
       Clock clock,
       String workerId) {
+    this(
+        jobs, objects, envelopes, catalogs, engine, allocator, config, layout, clock, workerId,
+        null);
+  }
+
+  /**
+   * As above; with {@code queue} (where this processor's deliveries come from) a statement that
+   * splits fans out into child jobs sent there ({@link FanOut}; {@link WorkerConfig#maxFanOut}).
+   */
+  public JobProcessor(
+      JobStore jobs,
+      ObjectStore objects,
+      EnvelopeSealer envelopes,
+      Catalogs catalogs,
+      QueryEngine engine,
+      BufferAllocator allocator,
+      WorkerConfig config,
+      ResultLayout layout,
+      Clock clock,
+      String workerId,
+      JobQueue queue) {
+    this.fanOut = queue == null ? null : new FanOut(this, queue);
     this.jobs = requireNonNull(jobs, "jobs is null");
     this.objects = requireNonNull(objects, "objects is null");
     this.envelopes = requireNonNull(envelopes, "envelopes is null");
@@ -102,6 +128,10 @@ public final class JobProcessor implements AutoCloseable {
     }
     Job job = found.get();
     Instant now = clock.instant();
+    // a fanned-out parent is checked, never claimed (also once cancelled: it stops its children)
+    if (FanOut.fannedOut(job).isPresent() && fanOut != null && !job.expired(now)) {
+      return fanOut.check(job);
+    }
     if (job.state().terminal()) {
       return Outcome.DONE;
     }

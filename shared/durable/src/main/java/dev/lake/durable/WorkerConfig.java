@@ -26,6 +26,10 @@ import java.time.Duration;
  *     job PENDING and defers its message by {@code retryDelay}
  * @param maxRunningPerTenant jobs of one tenant running at once across every worker (default 8, 1 -
  *     10,000); kept below the number of workers, a greedy tenant never holds them all
+ * @param splitRows durable fan-out: the rows one split of a splittable statement should read
+ *     (default 4,000,000, 1,000 - 10^12); a table of fewer than two splits' rows runs on one worker
+ * @param maxFanOut durable fan-out: most splits (child jobs) of one statement (default 16, 1 -
+ *     1,000; 1 turns fan-out off)
  */
 @RecordBuilder
 public record WorkerConfig(
@@ -36,7 +40,9 @@ public record WorkerConfig(
     @RecordBuilder.Initializer("DEFAULT_MAX_ATTEMPTS") int maxAttempts,
     @RecordBuilder.Initializer("DEFAULT_RETRY_DELAY") Duration retryDelay,
     @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING") int maxRunning,
-    @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING_PER_TENANT") int maxRunningPerTenant)
+    @RecordBuilder.Initializer("DEFAULT_MAX_RUNNING_PER_TENANT") int maxRunningPerTenant,
+    @RecordBuilder.Initializer("DEFAULT_SPLIT_ROWS") long splitRows,
+    @RecordBuilder.Initializer("DEFAULT_MAX_FAN_OUT") int maxFanOut)
     implements WorkerConfigBuilder.With {
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
   public static final Duration DEFAULT_RENEW_EVERY = Duration.ofSeconds(15);
@@ -47,6 +53,10 @@ public record WorkerConfig(
   public static final int DEFAULT_MAX_RUNNING = 64;
   public static final int DEFAULT_MAX_RUNNING_PER_TENANT = 8;
   public static final int MAX_RUNNING = 10_000;
+  public static final long DEFAULT_SPLIT_ROWS = 4_000_000;
+  public static final int DEFAULT_MAX_FAN_OUT = 16;
+  public static final long MIN_SPLIT_ROWS = 1_000;
+  public static final int MAX_FAN_OUT = 1_000;
 
   public WorkerConfig {
     requireNonNull(lease, "lease is null");
@@ -62,6 +72,8 @@ public record WorkerConfig(
     Bounds.check("maxAttempts", maxAttempts, 1, 20);
     Bounds.check("maxRunning", maxRunning, 1, MAX_RUNNING);
     Bounds.check("maxRunningPerTenant", maxRunningPerTenant, 1, MAX_RUNNING);
+    Bounds.check("splitRows", splitRows, MIN_SPLIT_ROWS, 1_000_000_000_000L);
+    Bounds.check("maxFanOut", maxFanOut, 1, MAX_FAN_OUT);
   }
 
   /** The execution lease as job-store limits (a claim). */

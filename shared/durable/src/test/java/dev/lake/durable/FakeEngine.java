@@ -119,6 +119,15 @@ public final class FakeEngine implements QueryEngine {
   }
 
   @Override
+  public java.util.List<dev.lake.core.SnapshotSet> splits(
+      dev.lake.core.AdmittedQuery query,
+      dev.lake.core.SnapshotSet snapshots,
+      long targetRows,
+      int maxSplits) {
+    return java.util.List.of(snapshots);
+  }
+
+  @Override
   public CacheStats cacheStats() {
     return CacheStats.NONE;
   }

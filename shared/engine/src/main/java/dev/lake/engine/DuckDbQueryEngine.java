@@ -52,6 +52,7 @@ public final class DuckDbQueryEngine implements QueryEngine {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final QueryPlans plans;
   private final ParameterTypes parameterTypes;
+  private final SplitShape splitShape;
   private DuckDbParquetCodec parquet;
 
   private final DeadlineTimer deadlines = new DeadlineTimer();
@@ -93,6 +94,15 @@ public final class DuckDbQueryEngine implements QueryEngine {
         new QueryPlans(
             tableReaders, parser, config.batchSize(), config.scanParallelism(), pools::evict);
     this.parameterTypes = new ParameterTypes(tableReaders);
+    this.splitShape = new SplitShape(parser);
+  }
+
+  /** See {@link SplitShape#splits}. */
+  @Override
+  public List<SnapshotSet> splits(
+      AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
+    requireOpen();
+    return splitShape.splits(query, snapshots, targetRows, maxSplits, plans::resolveReader);
   }
 
   /**

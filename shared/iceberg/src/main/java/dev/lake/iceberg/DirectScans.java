@@ -50,7 +50,8 @@ final class DirectScans {
     this.files = requireNonNull(files, "files is null");
   }
 
-  private record PlanKey(String uuid, long snapshotId, List<ScanRequest.Predicate> filter) {}
+  private record PlanKey(
+      String uuid, long snapshotId, List<String> files, List<ScanRequest.Predicate> filter) {}
 
   Optional<FileScan> fileScan(
       TableRef ref, IcebergSnapshot pinned, ScanRequest request, IcebergReader reader) {
@@ -63,7 +64,8 @@ final class DirectScans {
     if (pinned.snapshotId() != CatalogClient.NO_SNAPSHOT) {
       tasks =
           plans.get(
-              new PlanKey(pinned.tableUuid(), pinned.snapshotId(), request.filter()),
+              new PlanKey(
+                  pinned.tableUuid(), pinned.snapshotId(), pinned.files(), request.filter()),
               k -> {
                 TableScan scan = IcebergReader.pinnedScan(table, pinned, schema, request.filter());
                 return List.copyOf(reader.plan(ref, table, pinned, scan));

@@ -41,21 +41,42 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
     return IcebergSnapshot.class;
   }
 
+  /** Most data files one sealed split may name. */
+  static final int MAX_SPLIT_FILES = 100_000;
+
   @Override
   public void encode(IcebergSnapshot snapshot, ObjectNode node) {
     node.put("catalogName", snapshot.catalogName());
     node.put("tableUuid", snapshot.tableUuid());
     node.put("snapshotId", snapshot.snapshotId());
     node.put("metadataLocation", snapshot.metadataLocation());
+    // only splits carry files, so whole-snapshot envelopes (and ids derived from them) are
+    // unchanged
+    if (snapshot.restricted()) {
+      var array = node.putArray("files");
+      snapshot.files().forEach(array::add);
+    }
   }
 
   @Override
   public IcebergSnapshot decode(JsonNode node) {
-    return new IcebergSnapshot(
-        text(node, "catalogName"),
-        text(node, "tableUuid"),
-        number(node, "snapshotId"),
-        text(node, "metadataLocation"));
+    java.util.List<String> files = new java.util.ArrayList<>();
+    node.path("files").forEach(f -> files.add(f.asText()));
+    if (node.has("files") && (files.isEmpty() || files.size() > MAX_SPLIT_FILES)) {
+      throw new dev.lake.core.LakeException(
+          dev.lake.core.ErrorCode.INVALID_ARGUMENT, "An Iceberg split names no data files");
+    }
+    try {
+      return new IcebergSnapshot(
+          text(node, "catalogName"),
+          text(node, "tableUuid"),
+          number(node, "snapshotId"),
+          text(node, "metadataLocation"),
+          files);
+    } catch (IllegalArgumentException e) {
+      throw new dev.lake.core.LakeException(
+          dev.lake.core.ErrorCode.INVALID_ARGUMENT, "An Iceberg snapshot is invalid", e);
+    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotProbe;
+import dev.lake.core.SplitSource;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.io.IOException;
@@ -39,7 +40,7 @@ import org.apache.iceberg.util.SnapshotUtil;
  * the pushable predicates, and splits the file tasks over up to {@code parallelism} Arrow streams.
  * A table with no snapshot yet reads as empty.
  */
-final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe {
+final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe, SplitSource {
   /** Highest table format version lake reads; newer ones fail closed. */
   static final int MAX_FORMAT_VERSION = 3;
 
@@ -193,12 +194,32 @@ final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe 
     return plannedFiles.get();
   }
 
+  /** See {@link IcebergSplits}. */
+  @Override
+  public List<Snapshot> splits(TableRef ref, Snapshot snapshot, long targetRows, int maxSplits) {
+    IcebergSnapshot pinned = (IcebergSnapshot) snapshot;
+    if (pinned.restricted() || maxSplits < 2 || pinned.snapshotId() == CatalogClient.NO_SNAPSHOT) {
+      return List.of(snapshot);
+    }
+    Table table = resolver.tableFor(ref, pinned);
+    checkFormat(ref, table);
+    TableScan scan = pinnedScan(table, pinned, schemaAt(table, pinned), List.of());
+    return IcebergSplits.cut(pinned, plan(ref, table, pinned, scan), targetRows, maxSplits);
+  }
+
+  /**
+   * The pinned snapshot's file scan tasks (of a split: those of its data files, each with its
+   * deletes; a filter may have pruned some of them, exactly as it prunes the whole snapshot's).
+   */
   List<FileScanTask> plan(TableRef ref, Table table, IcebergSnapshot pinned, TableScan scan) {
     List<FileScanTask> tasks = new ArrayList<>();
+    java.util.Set<String> only = new java.util.HashSet<>(pinned.files());
     try (CloseableIterable<FileScanTask> files = scan.planFiles()) {
       for (FileScanTask t : files) {
         checkTask(ref, t);
-        tasks.add(t);
+        if (only.isEmpty() || only.contains(t.file().location())) {
+          tasks.add(t);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

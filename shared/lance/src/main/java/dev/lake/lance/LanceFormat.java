@@ -15,6 +15,8 @@ import dev.lake.core.Registry;
 import dev.lake.core.TableFormat;
 import dev.lake.core.TableRef;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -29,6 +31,9 @@ import org.apache.arrow.memory.BufferAllocator;
 public final class LanceFormat implements TableFormat<LanceSnapshot> {
   /** The codec tag inside sealed envelopes. */
   public static final String TAG = "lance";
+
+  /** Most fragments one sealed split may name. */
+  static final int MAX_SPLIT_FRAGMENTS = 100_000;
 
   @Override
   public String tag() {
@@ -45,12 +50,35 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
     node.put("location", snapshot.location());
     node.put("incarnation", snapshot.incarnation());
     node.put("version", snapshot.version());
+    // only splits carry fragments, so whole-version envelopes (and ids derived from them) are
+    // unchanged
+    if (snapshot.restricted()) {
+      var array = node.putArray("fragments");
+      snapshot.fragments().forEach(array::add);
+    }
   }
 
   @Override
   public LanceSnapshot decode(JsonNode node) {
-    return new LanceSnapshot(
-        text(node, "location"), text(node, "incarnation"), number(node, "version"));
+    List<Integer> fragments = new ArrayList<>();
+    JsonNode array = node.path("fragments");
+    if (!array.isMissingNode()) {
+      if (!array.isArray() || array.isEmpty() || array.size() > MAX_SPLIT_FRAGMENTS) {
+        throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A Lance split names no fragments");
+      }
+      for (JsonNode id : array) {
+        if (!id.canConvertToInt() || id.asInt() < 0) {
+          throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A Lance fragment id is invalid");
+        }
+        fragments.add(id.asInt());
+      }
+    }
+    try {
+      return new LanceSnapshot(
+          text(node, "location"), text(node, "incarnation"), number(node, "version"), fragments);
+    } catch (IllegalArgumentException e) {
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "A Lance snapshot is invalid", e);
+    }
   }
 
   /**

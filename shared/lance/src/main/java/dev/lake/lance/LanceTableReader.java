@@ -9,6 +9,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
 import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotProbe;
+import dev.lake.core.SplitSource;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import java.nio.file.Files;
@@ -36,7 +37,8 @@ import org.lance.ipc.ScanOptions;
  * version's manifest file still exists (one stat), so a removed version fails closed with {@code
  * SNAPSHOT_GONE} exactly like an uncached open. Remote locations are opened per use.
  */
-public final class LanceTableReader implements TableReader, SnapshotProbe, AutoCloseable {
+public final class LanceTableReader
+    implements TableReader, SnapshotProbe, SplitSource, AutoCloseable {
   /** Most open datasets kept in the handle cache. */
   public static final int MAX_OPEN_DATASETS = 256;
 
@@ -81,7 +83,7 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
 
   @Override
   public void checkRetained(TableRef ref, Snapshot snapshot) {
-    LanceSnapshot s = (LanceSnapshot) snapshot;
+    LanceSnapshot s = ((LanceSnapshot) snapshot).whole();
     Optional<Path> versions = versionsDir(s.location());
     if (versions.isPresent()) {
       if (!manifestExists(versions.get(), s.version())) {
@@ -99,7 +101,8 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
     SharedDataset shared = acquire(ref, (LanceSnapshot) snapshot);
     List<ArrowReader> out = new ArrayList<>();
     try {
-      List<List<Integer>> groups = groups(shared.fragments(), request.parallelism());
+      List<List<Integer>> groups =
+          groups(fragments(ref, (LanceSnapshot) snapshot, shared), request.parallelism());
       String filter = LanceFilters.toFilter(request.filter());
       for (List<Integer> group : groups) {
         out.add(open(shared, request, group, filter, allocator));
@@ -119,6 +122,57 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
     }
   }
 
+  /**
+   * Contiguous groups of whole fragments of about {@code targetRows} rows, at most {@code
+   * maxSplits} of them; a split (restricted snapshot) is never split again.
+   */
+  @Override
+  public List<Snapshot> splits(TableRef ref, Snapshot snapshot, long targetRows, int maxSplits) {
+    LanceSnapshot s = (LanceSnapshot) snapshot;
+    if (s.restricted() || maxSplits < 2) {
+      return List.of(snapshot);
+    }
+    SharedDataset shared = acquire(ref, s);
+    try {
+      List<SharedDataset.FragmentInfo> fragments = shared.fragments();
+      long rows = fragments.stream().mapToLong(SharedDataset.FragmentInfo::rows).sum();
+      long wanted = Math.max(1, (rows + Math.max(1, targetRows) - 1) / Math.max(1, targetRows));
+      int n = (int) Math.min(Math.min(wanted, maxSplits), fragments.size());
+      if (n < 2) {
+        return List.of(snapshot);
+      }
+      List<Snapshot> out = new ArrayList<>();
+      for (List<Integer> group : groups(fragments, n)) {
+        out.add(
+            new LanceSnapshot(
+                s.location(), s.incarnation(), s.version(), group.stream().sorted().toList()));
+      }
+      return out;
+    } finally {
+      shared.release();
+    }
+  }
+
+  /**
+   * The fragments {@code snapshot} reads: all of the version's, or a split's own, each of which
+   * must be one of the version's (fragments of a version never change; a missing one fails closed).
+   */
+  private static List<SharedDataset.FragmentInfo> fragments(
+      TableRef ref, LanceSnapshot snapshot, SharedDataset shared) {
+    if (!snapshot.restricted()) {
+      return shared.fragments();
+    }
+    java.util.Set<Integer> wanted = new java.util.HashSet<>(snapshot.fragments());
+    List<SharedDataset.FragmentInfo> out =
+        shared.fragments().stream().filter(f -> wanted.contains(f.id())).toList();
+    if (out.size() != wanted.size()) {
+      throw new LakeException(
+          ErrorCode.SNAPSHOT_GONE,
+          "a split of version " + snapshot.version() + " of " + ref + " is no longer available");
+    }
+    return out;
+  }
+
   /** Closes every cached dataset (datasets still being scanned close when their scans end). */
   @Override
   public void close() {
@@ -126,7 +180,9 @@ public final class LanceTableReader implements TableReader, SnapshotProbe, AutoC
   }
 
   /** A retained dataset at exactly the snapshot's version; the caller releases it. */
-  private SharedDataset acquire(TableRef ref, LanceSnapshot snapshot) {
+  private SharedDataset acquire(TableRef ref, LanceSnapshot split) {
+    // splits of one version share the version's open dataset
+    LanceSnapshot snapshot = split.whole();
     if (versionsDir(snapshot.location()).isEmpty()) {
       return new SharedDataset(open(ref, snapshot, allocator, storageOptions));
     }

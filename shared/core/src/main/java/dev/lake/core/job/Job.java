@@ -197,6 +197,36 @@ public record Job(
         expiresAt);
   }
 
+  /**
+   * A claimed job handed over to the child jobs of its splits (durable fan-out): back to PENDING,
+   * so it holds no running place while they run, keeping its attempt and query id (its result
+   * directory), with {@code owner} as the lease that marks it; {@code progress} and {@code rows}
+   * are its children's so far. The lease's expiry is unused (the mark never expires).
+   */
+  public Job awaitSplits(String owner, double progress, long rows, Instant now) {
+    if (queryId.isEmpty()) {
+      throw new IllegalStateException("job " + id + " was never claimed");
+    }
+    return new Job(
+        id,
+        tenant,
+        principal,
+        JobState.PENDING,
+        version + 1,
+        Optional.of(new Lease(owner, expiresAt)),
+        attempt,
+        queryId,
+        fingerprint,
+        envelope,
+        progress,
+        rows,
+        Optional.empty(),
+        Optional.empty(),
+        createdAt,
+        now,
+        expiresAt);
+  }
+
   /** Hands the job back to the queue after a transient failure. */
   public Job release(Instant now) {
     return new Job(

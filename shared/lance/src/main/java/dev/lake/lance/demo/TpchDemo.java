@@ -33,6 +33,27 @@ public final class TpchDemo {
   }
 
   /**
+   * As {@link #generate(Path, double, Registry, BufferAllocator)} with {@code rowsPerFile} rows per
+   * Lance file of each table (by TPC-H table name): tests that need many fragments of small tables.
+   */
+  public static List<TableRef> generate(
+      Path dataDir,
+      double scaleFactor,
+      Registry registry,
+      BufferAllocator allocator,
+      java.util.function.ToIntFunction<String> rowsPerFile) {
+    requireNonNull(dataDir, "dataDir is null");
+    return generate(
+        dataDir.toAbsolutePath().toString(),
+        scaleFactor,
+        registry,
+        allocator,
+        Map.of(),
+        line -> {},
+        rowsPerFile);
+  }
+
+  /**
    * As {@link #generate(Path, double, Registry, BufferAllocator)} under any Lance location: a local
    * directory or an object-store prefix such as {@code s3://bucket/lance}, with the deployment's
    * Lance {@code storageOptions}.
@@ -58,6 +79,18 @@ public final class TpchDemo {
       BufferAllocator allocator,
       Map<String, String> storageOptions,
       Consumer<String> progress) {
+    return generate(
+        base, scaleFactor, registry, allocator, storageOptions, progress, t -> ROWS_PER_FILE);
+  }
+
+  private static List<TableRef> generate(
+      String base,
+      double scaleFactor,
+      Registry registry,
+      BufferAllocator allocator,
+      Map<String, String> storageOptions,
+      Consumer<String> progress,
+      java.util.function.ToIntFunction<String> rowsPerFile) {
     requireNonNull(base, "base is null");
     requireNonNull(progress, "progress is null");
     requireNonNull(registry, "registry is null");
@@ -79,7 +112,7 @@ public final class TpchDemo {
             new TpchReader<>(allocator, table, scaleFactor),
             allocator,
             false,
-            ROWS_PER_FILE,
+            rowsPerFile.applyAsInt(table.getTableName()),
             storageOptions);
         progress.accept(
             String.format(
