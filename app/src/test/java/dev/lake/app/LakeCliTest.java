@@ -143,7 +143,12 @@ class LakeCliTest {
         .isEqualTo(LocalLake.localDurable().orElseThrow().worker());
     // AND the flags are the very options of serve and worker (one definition)
     CommandLine root = LakeCli.commandLine(Map.of());
-    for (String flag : List.of("--worker-max-running", "--worker-max-running-per-tenant")) {
+    for (String flag :
+        List.of(
+            "--worker-max-running",
+            "--worker-max-running-per-tenant",
+            "--worker-split-rows",
+            "--worker-max-fan-out")) {
       String described = String.join(" ", local.getCommandSpec().findOption(flag).description());
       assertThat(
               String.join(

@@ -18,6 +18,7 @@ public final class Harness {
         new P3TpchQueries(),
         new P4Async(),
         new P6IcebergLoads(),
+        new P7FanOut(),
         new M1Memory());
   }
 

@@ -72,6 +72,20 @@ final class FanOut {
         : Optional.empty();
   }
 
+  /**
+   * Sends the parent of {@code child} a delivery now, after one of the child's attempts ended, so
+   * that the parent publishes (or fails) without waiting for its next deferred delivery; a failure
+   * only costs that wait.
+   */
+  void nudgeParent(Job child) {
+    try {
+      queue.send(
+          child.fingerprint().substring(CHILD_FINGERPRINT.length()), child.tenant(), Duration.ZERO);
+    } catch (RuntimeException e) {
+      LOG.debug("could not nudge the parent of {}; its deferred delivery checks", child.id(), e);
+    }
+  }
+
   static String childId(String parentId, int attempt, int index) {
     return parentId + "-f" + attempt + "-" + index;
   }

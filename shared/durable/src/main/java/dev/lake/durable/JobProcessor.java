@@ -176,7 +176,11 @@ public final class JobProcessor implements AutoCloseable {
       return result.current().state().terminal() ? Outcome.DONE : Outcome.RETRY;
     }
     LOG.info("claimed job {} attempt {}", jobId, claimed.attempt());
-    return new Attempt(this, result.current(), deadline, report).run();
+    Outcome outcome = new Attempt(this, result.current(), deadline, report).run();
+    if (fanOut != null && outcome == Outcome.DONE && FanOut.isChild(claimed)) {
+      fanOut.nudgeParent(claimed); // the parent checks now, not at its next deferred delivery
+    }
+    return outcome;
   }
 
   /**

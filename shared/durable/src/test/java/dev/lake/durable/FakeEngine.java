@@ -31,21 +31,32 @@ public final class FakeEngine implements QueryEngine {
   private final int rows;
   private final Duration delay;
   private final RuntimeException failure;
+  private final int splitInto;
 
   public FakeEngine(int batches, int rows, Duration delay) {
-    this(batches, rows, delay, null);
+    this(batches, rows, delay, null, 1);
   }
 
-  private FakeEngine(int batches, int rows, Duration delay, RuntimeException failure) {
+  private FakeEngine(
+      int batches, int rows, Duration delay, RuntimeException failure, int splitInto) {
     this.batches = batches;
     this.rows = rows;
     this.delay = delay;
     this.failure = failure;
+    this.splitInto = splitInto;
+  }
+
+  /**
+   * An engine that cuts every whole Lance snapshot into {@code splitInto} splits (fragment i each)
+   * when asked, a split's execution producing its share, {@code batches / splitInto} batches.
+   */
+  static FakeEngine splitting(int batches, int rows, Duration delay, int splitInto) {
+    return new FakeEngine(batches, rows, delay, null, splitInto);
   }
 
   /** An engine whose every execution throws {@code failure} (a bug, or a typed error). */
   static FakeEngine failing(RuntimeException failure) {
-    return new FakeEngine(0, 0, Duration.ZERO, failure);
+    return new FakeEngine(0, 0, Duration.ZERO, failure, 1);
   }
 
   @Override
@@ -63,7 +74,10 @@ public final class FakeEngine implements QueryEngine {
       throw failure;
     }
     AtomicBoolean cancelled = new AtomicBoolean();
-    ArrowReader reader = new Generated(allocator, cancelled);
+    boolean split =
+        snapshots.snapshots().values().stream()
+            .anyMatch(s -> s instanceof dev.lake.lance.LanceSnapshot l && l.restricted());
+    ArrowReader reader = new Generated(allocator, cancelled, split ? batches / splitInto : batches);
     return new QueryExecution() {
       @Override
       public ArrowReader reader() {
@@ -124,7 +138,24 @@ public final class FakeEngine implements QueryEngine {
       dev.lake.core.SnapshotSet snapshots,
       long targetRows,
       int maxSplits) {
-    return java.util.List.of(snapshots);
+    if (splitInto < 2
+        || snapshots.snapshots().size() != 1
+        || !(snapshots.snapshots().values().iterator().next()
+            instanceof dev.lake.lance.LanceSnapshot l)
+        || l.restricted()) {
+      return java.util.List.of(snapshots);
+    }
+    dev.lake.core.TableRef ref = snapshots.snapshots().keySet().iterator().next();
+    java.util.List<SnapshotSet> out = new java.util.ArrayList<>();
+    for (int i = 0; i < Math.min(splitInto, maxSplits); i++) {
+      out.add(
+          new SnapshotSet(
+              java.util.Map.of(
+                  ref,
+                  new dev.lake.lance.LanceSnapshot(
+                      l.location(), l.incarnation(), l.version(), java.util.List.of(i)))));
+    }
+    return out;
   }
 
   @Override
@@ -137,11 +168,13 @@ public final class FakeEngine implements QueryEngine {
 
   private final class Generated extends ArrowReader {
     private final AtomicBoolean cancelled;
+    private final int batches;
     private int produced;
 
-    Generated(BufferAllocator allocator, AtomicBoolean cancelled) {
+    Generated(BufferAllocator allocator, AtomicBoolean cancelled, int batches) {
       super(allocator);
       this.cancelled = cancelled;
+      this.batches = batches;
     }
 
     @Override

@@ -19,6 +19,18 @@ class WorkerConfigTest {
     assertThat(c.maxRunning()).isEqualTo(64);
     assertThat(c.maxRunningPerTenant()).isEqualTo(8);
     assertThat(c.runningLimits()).isEqualTo(dev.lake.core.job.JobLimits.running(8, 64));
+    assertThat(c.splitRows()).isEqualTo(4_000_000);
+    assertThat(c.maxFanOut()).isEqualTo(16);
+  }
+
+  @Test
+  void fanOut_outOfRange_isRejected_namingTheValue() {
+    assertThatThrownBy(() -> WorkerConfig.defaults().withSplitRows(999))
+        .hasMessage("splitRows must be between 1000 and 1000000000000: 999");
+    assertThatThrownBy(() -> WorkerConfig.defaults().withMaxFanOut(0))
+        .hasMessage("maxFanOut must be between 1 and 1000: 0");
+    assertThatThrownBy(() -> WorkerConfig.defaults().withMaxFanOut(1_001))
+        .hasMessage("maxFanOut must be between 1 and 1000: 1001");
   }
 
   @Test

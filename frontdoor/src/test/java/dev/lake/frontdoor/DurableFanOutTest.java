@@ -1,0 +1,254 @@
+package dev.lake.frontdoor;
+
+import static dev.lake.frontdoor.DurableFlightCalls.download;
+import static dev.lake.frontdoor.DurableFlightCalls.flightError;
+import static dev.lake.frontdoor.DurableFlightCalls.pollToEnd;
+import static dev.lake.frontdoor.DurableFlightCalls.rows;
+import static dev.lake.frontdoor.DurableFlightCalls.statement;
+import static dev.lake.frontdoor.TestLake.ALICE;
+import static dev.lake.frontdoor.TestLake.bearer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lake.core.TableRef;
+import dev.lake.core.job.Job;
+import dev.lake.core.job.JobState;
+import dev.lake.core.job.ResultConfig;
+import dev.lake.core.local.FileJobStore;
+import dev.lake.core.local.FileRegistry;
+import dev.lake.core.testing.Poll;
+import dev.lake.lance.LanceFormat;
+import dev.lake.lance.demo.TpchDemo;
+import dev.lake.worker.WorkerConfigBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.PollInfo;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Durable fan-out end to end on local adapters: lineitem in 30 Lance fragments, splits of 2,000
+ * rows, at most 8 child jobs, two in-process workers and one running place (so children run one
+ * after another and a test can act between them). The parent's result equals the single-worker
+ * (interactive) result; a cancelled parent and a snapshot removed between splits end as a single
+ * job does — nothing published, every child ended, every place released.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DurableFanOutTest {
+  static final String EXPORT =
+      "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lake.tpch.lineitem"
+          + " WHERE l_shipmode IN ('AIR', 'RAIL')";
+
+  static final String EIGHT_COMMENTS =
+      "concat(l_comment, l_comment, l_comment, l_comment, l_comment, l_comment, l_comment,"
+          + " l_comment)";
+
+  /**
+   * Row-local but slow and small in memory: an edit distance of two 200-character strings per row
+   * (about a second per split on a quiet core).
+   */
+  static final String SLOW_EXPORT =
+      "SELECT l_orderkey FROM lake.tpch.lineitem WHERE levenshtein("
+          + EIGHT_COMMENTS
+          + ", reverse("
+          + EIGHT_COMMENTS
+          + ")) < 0";
+
+  @TempDir static Path dir;
+  static TestLake lake;
+  static FlightClient client;
+
+  @BeforeAll
+  static void start() {
+    // lineitem written as 30 fragments before the lake starts (it keeps existing datasets)
+    try (RootAllocator allocator = new RootAllocator()) {
+      TpchDemo.generate(
+          dir.resolve("data"),
+          0.01,
+          new FileRegistry(dir.resolve("registry.json")),
+          allocator,
+          t -> t.equals("lineitem") ? 2_000 : 65_536);
+    }
+    lake =
+        TestLake.startDurable(
+            dir,
+            DurableTierConfigBuilder.builder()
+                .pollWait(Duration.ofMillis(500))
+                .waitBudget(Duration.ofSeconds(4))
+                .workers(2)
+                .worker(
+                    WorkerConfigBuilder.builder()
+                        .lease(Duration.ofSeconds(4))
+                        .renewEvery(Duration.ofMillis(300))
+                        .maxExecution(Duration.ofMinutes(2))
+                        .lambdaMargin(Duration.ofSeconds(1))
+                        .retryDelay(Duration.ofMillis(200))
+                        .maxRunning(1)
+                        .splitRows(8_000)
+                        .maxFanOut(8)
+                        .build())
+                .build()
+                .withResultPrefix("")
+                .withResults(
+                    ResultConfig.defaults().withMaxPartRows(3_000).withMaxBatchRows(100_000)));
+    client =
+        FlightClient.builder(lake.allocator, Location.forGrpcInsecure("127.0.0.1", lake.port()))
+            .build();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    lake.close();
+  }
+
+  static FileJobStore store() {
+    return new FileJobStore(dir.resolve("jobs"));
+  }
+
+  /** Every job record, children included. */
+  static List<Job> jobs() {
+    FileJobStore store = store();
+    return store.ids().stream().flatMap(id -> store.find(id).stream()).toList();
+  }
+
+  static List<Job> children() {
+    return jobs().stream().filter(j -> j.fingerprint().startsWith("fan-out:")).toList();
+  }
+
+  /** Files under {@code results/acme} (every result directory's parts and manifests). */
+  static Set<String> resultFiles() {
+    Path tenant = dir.resolve("results").resolve("acme");
+    if (!Files.isDirectory(tenant)) {
+      return Set.of();
+    }
+    try (Stream<Path> files = Files.walk(tenant)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(p -> tenant.relativize(p).toString())
+          .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static void awaitOneChildRunning(Set<String> before) {
+    Poll.until(
+        Duration.ofSeconds(30),
+        () ->
+            children().stream()
+                .anyMatch(c -> !before.contains(c.id()) && c.state() == JobState.RUNNING),
+        "a child job runs");
+  }
+
+  /** Every child ended, and the tenant holds no place any more. */
+  static void awaitEverythingReleased(Set<String> filesBefore) {
+    Poll.until(
+        Duration.ofSeconds(30),
+        () ->
+            children().stream().allMatch(c -> c.state().terminal())
+                && store().usage("acme").active() == 0
+                && store().usage("acme").running() == 0
+                && resultFiles().equals(filesBefore),
+        "every child ended, every place released, nothing left in the result store");
+  }
+
+  @Test
+  @Order(1)
+  void splittableExport_runsAsChildJobs_andEqualsTheSingleWorkerResult() throws Exception {
+    // GIVEN the single-worker (interactive) result of a projection with a filter
+    FlightInfo interactive = client.getInfo(statement(EXPORT), bearer(ALICE));
+    List<String> expected = rows(client, interactive.getEndpoints().get(0).getTicket(), ALICE);
+    assertThat(expected).hasSizeGreaterThan(10_000);
+    // WHEN it is submitted durably
+    PollInfo done = pollToEnd(client, client.pollInfo(statement(EXPORT), bearer(ALICE)), ALICE);
+    // THEN it ran as 8 child jobs (60,175 rows / 8,000 per split, at most 8), all succeeded
+    List<Job> children = children();
+    assertThat(children).hasSize(8).allMatch(c -> c.state() == JobState.SUCCEEDED);
+    // AND the one result lists every child's parts, and holds exactly the same rows
+    List<String> actual = download(client, done.getFlightInfo(), ALICE);
+    assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(done.getFlightInfo().getRecords()).isEqualTo(expected.size());
+    assertThat(resultFiles().stream().filter(f -> f.endsWith("manifest.json"))).hasSize(9);
+    // AND the tenant holds no place once done
+    assertThat(store().usage("acme").active()).isZero();
+    // AND a statement that does not split (an aggregate) runs on one worker, as before
+    PollInfo count =
+        pollToEnd(
+            client,
+            client.pollInfo(statement("SELECT count(*) FROM lake.tpch.lineitem"), bearer(ALICE)),
+            ALICE);
+    assertThat(download(client, count.getFlightInfo(), ALICE)).containsExactly("60175|");
+    assertThat(children()).hasSize(8);
+  }
+
+  @Test
+  @Order(2)
+  void cancellingTheParentMidRun_cancelsEveryChild_andPublishesNothing() throws Exception {
+    // GIVEN a slow splittable export whose first child runs
+    Set<String> filesBefore = resultFiles();
+    Set<String> childrenBefore = new TreeSet<>(children().stream().map(Job::id).toList());
+    PollInfo submitted = client.pollInfo(statement(SLOW_EXPORT), bearer(ALICE));
+    awaitOneChildRunning(childrenBefore);
+    // WHEN the client cancels it
+    client.cancelFlightInfo(new CancelFlightInfoRequest(submitted.getFlightInfo()), bearer(ALICE));
+    // THEN polling reports CANCELLED
+    FlightRuntimeException polled =
+        flightError(() -> client.pollInfo(submitted.getFlightDescriptor().get(), bearer(ALICE)));
+    assertThat(polled.status().code()).isEqualTo(FlightStatusCode.CANCELLED);
+    // AND every child ends (those not yet done cancelled), no part or manifest stays, and every
+    // place is released
+    awaitEverythingReleased(filesBefore);
+    assertThat(children().stream().filter(c -> !childrenBefore.contains(c.id())))
+        .hasSize(8)
+        .anyMatch(c -> c.state() == JobState.CANCELLED);
+  }
+
+  @Test
+  @Order(3)
+  void snapshotRemovedBetweenSplits_failsClosed_andPublishesNothing() throws Exception {
+    // GIVEN a slow splittable export whose first child runs (the others wait: one running place)
+    Set<String> filesBefore = resultFiles();
+    Set<String> childrenBefore = new TreeSet<>(children().stream().map(Job::id).toList());
+    PollInfo submitted = client.pollInfo(statement(SLOW_EXPORT + " AND 1 = 1"), bearer(ALICE));
+    awaitOneChildRunning(childrenBefore);
+    // WHEN lineitem is replaced (a new registry incarnation): the sealed snapshot is gone
+    TableRef lineitem = new TableRef("lake", "tpch", "lineitem");
+    String location = lake.registry.find(lineitem).orElseThrow().location();
+    lake.registry.unregister(lineitem);
+    LanceFormat.register(lake.registry, lineitem, location);
+    // THEN the job fails closed with the snapshot error, as one worker would
+    FlightRuntimeException failed = flightError(() -> pollToEnd(client, submitted, ALICE));
+    assertThat(failed.status().description()).contains("no longer available");
+    // AND no child's result stays, every child ended, every place is released
+    awaitEverythingReleased(filesBefore);
+    List<Job> mine =
+        new ArrayList<>(children().stream().filter(c -> !childrenBefore.contains(c.id())).toList());
+    assertThat(mine).anyMatch(c -> c.state() == JobState.FAILED);
+    // AND the next statement (another tenant's would be the same) runs at the new incarnation
+    PollInfo next =
+        pollToEnd(
+            client,
+            client.pollInfo(statement("SELECT count(*) FROM lake.tpch.nation"), bearer(ALICE)),
+            ALICE);
+    assertThat(download(client, next.getFlightInfo(), ALICE)).containsExactly("25|");
+  }
+}
