@@ -46,6 +46,7 @@ final class LakeEnv {
   // the worker (Lambda)
   static final String WORKER_MAX_EXECUTION_SECONDS = "LAKE_WORKER_MAX_EXECUTION_SECONDS";
   static final String WORKER_LAMBDA_MARGIN_SECONDS = "LAKE_WORKER_LAMBDA_MARGIN_SECONDS";
+  static final String WORKER_MAX_FAN_OUT = "LAKE_WORKER_MAX_FAN_OUT";
 
   /** Object-key prefixes in the result bucket; they must equal the runtime's defaults. */
   static final String RESULTS = "results";

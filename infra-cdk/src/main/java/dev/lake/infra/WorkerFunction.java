@@ -40,6 +40,11 @@ final class WorkerFunction extends Construct {
         Integer.toString(settings.workerMaxExecutionSeconds()));
     environment.put(
         LakeEnv.WORKER_LAMBDA_MARGIN_SECONDS, Integer.toString(settings.workerMarginSeconds()));
+    // durable fan-out: a statement's splits run side by side within the event source's
+    // concurrency, which keeps two deliveries free (the parent's checks, other tenants' jobs)
+    environment.put(
+        LakeEnv.WORKER_MAX_FAN_OUT,
+        Integer.toString(Math.max(1, settings.workerMaxConcurrency() - 2)));
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
     environment.put(LakeEnv.ENGINE_MEMORY_MB, Integer.toString(settings.workerMemoryMiB() / 4));
     // /tmp is the function's 4 GiB ephemeral storage, shared with spill: a quarter for Iceberg

@@ -138,7 +138,8 @@ class LakeStackTest {
                             Map.of(
                                 "LAKE_ENGINE_MEMORY_MB", "1024",
                                 "LAKE_WORKER_MAX_EXECUTION_SECONDS", "840",
-                                "LAKE_WORKER_LAMBDA_MARGIN_SECONDS", "20"))))));
+                                "LAKE_WORKER_LAMBDA_MARGIN_SECONDS", "20",
+                                "LAKE_WORKER_MAX_FAN_OUT", "8"))))));
     template.hasResourceProperties(
         "AWS::Lambda::EventSourceMapping",
         Map.of(

@@ -189,6 +189,42 @@ class IcebergScanExactnessTest {
         .doesNotContain(".parquet");
   }
 
+  @Test
+  void splits_ofDataFilesWithTheirDeletes_readExactlyTheSnapshotsRows() {
+    // GIVEN a v2 table of four data files, one with position deletes, plus an equality delete
+    Table t = federation.tables().newTable(PEOPLE, PartitionSpec.unpartitioned());
+    DataFile first = DemoTablesSupport.append(t, people(0, 10));
+    DemoTablesSupport.append(t, people(10, 20));
+    DemoTablesSupport.append(t, people(20, 30));
+    DemoTablesSupport.append(t, people(30, 40));
+    t.newRowDelta().addDeletes(TableFiles.writePositionDeletes(t, first, 1, 3)).commit();
+    DemoTablesSupport.deleteWhereKeyIn(t, PEOPLE.select("id"), 12, 25);
+    TableRef ref = ref(t);
+    IcebergSnapshot s = (IcebergSnapshot) federation.iceberg().resolver().resolve(ref);
+    dev.lake.core.SplitSource source = (dev.lake.core.SplitSource) federation.iceberg().reader();
+
+    // WHEN it is cut into splits of about ten rows, at most three
+    List<Snapshot> splits = source.splits(ref, s, 10, 3);
+
+    // THEN three splits of whole files, each restricted, whose rows together are the snapshot's
+    assertThat(splits).hasSize(3);
+    List<List<Object>> together = new ArrayList<>();
+    for (Snapshot split : splits) {
+      assertThat(((IcebergSnapshot) split).restricted()).isTrue();
+      together.addAll(scan(ref, split));
+    }
+    List<List<Object>> expected = Rows.generics(t, s.snapshotId());
+    assertThat(expected).hasSize(36);
+    assertThat(together).containsExactlyInAnyOrderElementsOf(expected);
+    // AND a split is not split again, and the whole table in one split is the snapshot itself
+    assertThat(source.splits(ref, splits.get(0), 1, 8)).containsExactly(splits.get(0));
+    assertThat(source.splits(ref, s, 1_000, 8)).containsExactly(s);
+    // AND a split's sealed form round-trips through the format's codec
+    var node = dev.lake.core.Json.mapper().createObjectNode();
+    new dev.lake.iceberg.IcebergFormat().encode((IcebergSnapshot) splits.get(1), node);
+    assertThat(new dev.lake.iceberg.IcebergFormat().decode(node)).isEqualTo(splits.get(1));
+  }
+
   static List<List<Object>> scan(TableRef ref, Snapshot s) {
     return federation.scan(ref, s);
   }
