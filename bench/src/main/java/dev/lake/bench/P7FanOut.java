@@ -1,18 +1,18 @@
 package dev.lake.bench;
 
 import com.google.protobuf.Any;
+import dev.lake.app.LocalDurableServer;
+import dev.lake.app.Wiring;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
+import dev.lake.durable.DurableTierConfig;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.frontdoor.Components;
-import dev.lake.frontdoor.DurableTierConfig;
 import dev.lake.frontdoor.FrontDoorConfig;
-import dev.lake.frontdoor.LocalDurableServer;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
-import dev.lake.frontdoor.Wiring;
 import dev.lake.lance.LanceFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;

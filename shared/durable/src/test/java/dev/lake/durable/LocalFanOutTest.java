@@ -46,7 +46,7 @@ class LocalFanOutTest extends WorkerFixture {
         new JobProcessor(
             ports.jobs(),
             objects,
-            new dev.lake.core.job.EnvelopeSealer(ports.keys()),
+            new dev.lake.durable.EnvelopeSealer(ports.keys()),
             new dev.lake.core.Catalogs(List.of(resolver)),
             engine(),
             allocator,
