@@ -3,6 +3,8 @@ package dev.lake.app;
 import dev.lake.durable.DurableTierConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -33,6 +35,14 @@ final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--scale", defaultValue = "0.01", description = "TPC-H scale factor.")
   double scale;
+
+  @Option(
+      names = "--grant",
+      description =
+          "Another grant of the demo principal, catalog.namespace or catalog.namespace.table"
+              + " (repeatable; e.g. an Iceberg namespace). Every registered lake.* namespace is"
+              + " granted without it.")
+  List<String> grants = new ArrayList<>();
 
   @Option(
       names = "--durable",
@@ -73,6 +83,7 @@ final class LocalCommand implements Callable<Integer> {
         .port(port)
         .token(Optional.ofNullable(token))
         .scale(scale)
+        .grants(grants)
         .formatSettings(FormatFlags.settings(spec))
         .durable(durableConfig())
         .snapshotCacheBytes(engine.snapshotCacheBytes())

@@ -6,7 +6,6 @@ import dev.lake.core.CacheStats;
 import dev.lake.core.Grant;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
-import dev.lake.core.TableFormats;
 import dev.lake.core.TableRef;
 import dev.lake.durable.DurableTier;
 import dev.lake.durable.DurableTierConfig;
@@ -30,7 +29,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,13 +93,16 @@ final class LocalLake implements AutoCloseable {
       @RecordBuilder.Initializer("noFormatSettings") List<Object> formatSettings,
       @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
       long snapshotCacheBytes,
-      @RecordBuilder.Initializer("staticTokens") IdentityConfig identity) {
+      @RecordBuilder.Initializer("staticTokens") IdentityConfig identity,
+      @RecordBuilder.Initializer("noGrants") List<String> grants) {
     public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
     public static final int DEFAULT_PORT = FrontDoorConfig.DEFAULT_PORT;
     public static final double DEFAULT_SCALE = 0.01;
 
     Options {
       formatSettings = List.copyOf(requireNonNull(formatSettings, "formatSettings is null"));
+      grants = List.copyOf(requireNonNull(grants, "grants is null"));
+      grants.forEach(Grant::parse); // a bad grant fails before any data exists
       requireNonNull(durable, "durable is null");
       requireNonNull(dataDir, "dataDir is null");
       requireNonNull(host, "host is null");
@@ -126,6 +127,10 @@ final class LocalLake implements AutoCloseable {
     }
 
     public static List<Object> noFormatSettings() {
+      return List.of();
+    }
+
+    public static List<String> noGrants() {
       return List.of();
     }
 
@@ -188,15 +193,6 @@ final class LocalLake implements AutoCloseable {
       throw new UncheckedIOException("cannot create data directory " + layout.dataDir(), e);
     }
     String token = options.token().orElseGet(() -> loadOrCreateToken(layout.demoToken()));
-    List<String> grants = new ArrayList<>(List.of(DEMO_GRANT));
-    // and what the formats' settings expose (e.g. an Iceberg allowlist)
-    TableFormats.installed().grantsToRead(options.formatSettings()).stream()
-        .map(Grant::toString)
-        .forEach(grants::add);
-    Principals.write(
-        layout.principals(),
-        List.of(
-            new PrincipalEntry(Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, grants)));
     // the composition root every lake process uses; local mode's registry and keys are files
     LakeRuntime runtime =
         LakeRuntime.start(
@@ -210,8 +206,8 @@ final class LocalLake implements AutoCloseable {
     Optional<DurableTier> durable = Optional.empty();
     try {
       Registry registry = runtime.registry();
-      boolean hasDemo =
-          registry.list().stream().anyMatch(e -> e.ref().qualifiedNamespace().equals(DEMO_GRANT));
+      // the demo depends only on its own tables: any missing one is generated (existing kept)
+      boolean hasDemo = TpchDemo.tables().stream().allMatch(t -> registry.find(t).isPresent());
       if (!hasDemo) {
         out.println("Generating TPC-H demo data (scale " + options.scale() + ") ...");
         out.flush();
@@ -227,6 +223,22 @@ final class LocalLake implements AutoCloseable {
                   out.flush();
                 });
         out.println("Registered " + tables.size() + " tables: " + tables);
+      }
+      // every registered lake namespace, the formats' exposed tables and --grant
+      List<String> grants =
+          DemoPrincipal.grants(registry, options.formatSettings(), options.grants());
+      boolean written =
+          DemoPrincipal.writeUnlessEdited(
+              layout.principals(),
+              List.of(
+                  new PrincipalEntry(
+                      Principals.sha256Hex(token), DEMO_TENANT, DEMO_PRINCIPAL, grants)));
+      if (!written) {
+        out.println(
+            "principals: "
+                + layout.principals()
+                + " was edited by hand; lake serves it as it is (the demo grants, --grant and"
+                + " --token are not added to it)");
       }
       components = Wiring.components(runtime, ResultReuseConfig.defaults(), limits.admission());
       FrontDoorConfig config =

@@ -18,8 +18,12 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "table",
     mixinStandardHelpOptions = true,
-    description = "Register or unregister tables (trusted operator action).",
-    subcommands = {TableCommand.Register.class, TableCommand.Unregister.class})
+    description = "Import, register or unregister tables (trusted operator action).",
+    subcommands = {
+      TableImportCommand.class,
+      TableCommand.Register.class,
+      TableCommand.Unregister.class
+    })
 final class TableCommand implements Runnable {
   @Spec CommandLine.Model.CommandSpec spec;
 
@@ -45,7 +49,9 @@ final class TableCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Register a table in the registry file (--registry, default .lake/registry.json) or the"
-              + " shared DynamoDB registry (--registry-table).")
+              + " shared DynamoDB registry (--registry-table). The location must open as the"
+              + " format named (bin/lake table import turns Parquet, CSV or JSON files into a"
+              + " Lance table).")
   static final class Register implements Callable<Integer> {
     @Spec CommandLine.Model.CommandSpec spec;
 
@@ -78,11 +84,24 @@ final class TableCommand implements Runnable {
 
     @Override
     public Integer call() {
+      TableRef ref = TableRef.parse(name);
+      Registry.Entry.fresh(ref, format, location, options); // the name, format and options first
+      // a location that does not open as its format is refused now, not on every query
+      try (org.apache.arrow.memory.RootAllocator allocator =
+          new org.apache.arrow.memory.RootAllocator()) {
+        dev.lake.core.TableFormats.installed()
+            .checkOpens(
+                format,
+                location,
+                options,
+                ObjectStorage.access(Optional.of(aws.clientsOnly())),
+                allocator);
+      }
       return withRegistry(
           registry,
           aws,
           r -> {
-            var entry = r.register(TableRef.parse(name), format, location, options);
+            var entry = r.register(ref, format, location, options);
             spec.commandLine()
                 .getOut()
                 .println(

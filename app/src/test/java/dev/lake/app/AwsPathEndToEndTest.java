@@ -6,7 +6,6 @@ import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.aws.AwsClients;
-import dev.lake.aws.AwsConfig;
 import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.DeploymentNames;
 import dev.lake.core.testing.Poll;
@@ -75,16 +74,7 @@ class AwsPathEndToEndTest {
   @BeforeAll
   void start() throws Exception {
     // GIVEN an Iceberg REST catalog whose data files live in S3 on the emulator
-    aws =
-        new AwsClients(
-            new AwsConfig(
-                "us-east-1",
-                Optional.of(MotoExtension.endpoint()),
-                "-",
-                "-",
-                "-",
-                "-",
-                AwsConfig.DEFAULT_CALL_TIMEOUT));
+    aws = new AwsClients(MotoExtension.clientsConfig());
     aws.s3().createBucket(b -> b.bucket("lake-iceberg"));
     Map<String, String> s3 = new HashMap<>();
     s3.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");

@@ -181,15 +181,34 @@ class LakeCliTest {
   }
 
   @Test
-  void tableAndKeysCommands_editRegistryAndKeyRing() {
+  void tableAndKeysCommands_editRegistryAndKeyRing() throws Exception {
     Path registry = dir.resolve("registry.json");
     Path keyRing = dir.resolve("keyring.json");
     LocalKeyRing.loadOrCreate(keyRing);
     StringWriter output = new StringWriter();
     CommandLine cli = LakeCli.commandLine().setOut(new PrintWriter(output, true));
+    Path dataset = dir.resolve("t.lance");
+    try (org.apache.arrow.memory.RootAllocator allocator =
+        new org.apache.arrow.memory.RootAllocator()) {
+      var schema =
+          new org.apache.arrow.vector.types.pojo.Schema(
+              List.of(
+                  org.apache.arrow.vector.types.pojo.Field.nullable(
+                      "x", new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
+      dev.lake.lance.LanceDatasets.write(
+          dataset.toString(),
+          new dev.lake.core.EmptyArrowReader(allocator, schema),
+          allocator,
+          false);
+    }
     assertThat(
             cli.execute(
-                "table", "register", "--registry", registry.toString(), "lake.s.t", "/data/t"))
+                "table",
+                "register",
+                "--registry",
+                registry.toString(),
+                "lake.s.t",
+                dataset.toString()))
         .isZero();
     assertThat(new FileRegistry(registry).find(TableRef.parse("lake.s.t")))
         .hasValueSatisfying(e -> assertThat(e.format()).isEqualTo("lance"));
@@ -216,6 +235,26 @@ class LakeCliTest {
       "/data/u"
     };
     assertThat(cli.execute(option)).isEqualTo(2);
+    // a location that does not open as a Lance dataset (a missing one, a CSV file) is refused
+    StringWriter errors = new StringWriter();
+    cli.setErr(new PrintWriter(errors, true));
+    assertThat(
+            cli.execute(
+                "table", "register", "--registry", registry.toString(), "lake.s.u", "/data/u"))
+        .isEqualTo(2);
+    Path csv = dir.resolve("u.csv");
+    java.nio.file.Files.writeString(csv, "a\n1\n");
+    assertThat(
+            cli.execute(
+                "table", "register", "--registry", registry.toString(), "lake.s.u", csv.toString()))
+        .isEqualTo(2);
+    assertThat(errors.toString())
+        .contains("lake: /data/u does not open as a Lance dataset (")
+        .contains(
+            "lake: "
+                + csv
+                + " is a file, not a Lance dataset (a directory with _versions); bin/lake table"
+                + " import NAME FILE turns Parquet, CSV, JSON or Arrow files into a Lance table");
     assertThat(new FileRegistry(registry).find(TableRef.parse("lake.s.u"))).isEmpty();
     assertThat(cli.execute("table", "unregister", "--registry", registry.toString(), "lake.s.t"))
         .isZero();

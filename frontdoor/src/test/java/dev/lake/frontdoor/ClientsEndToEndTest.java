@@ -116,23 +116,30 @@ class ClientsEndToEndTest {
     return v.toString();
   }
 
+  /**
+   * WHEN {@code sql} runs through lake ({@code viaLake}) and through a plain DuckDB over the same
+   * rows THEN the answers are equal, row by row, and not empty.
+   */
+  static void assertSameAnswer(Connection viaLake, Connection reference, String sql)
+      throws SQLException {
+    List<List<String>> answer;
+    try (Statement s = viaLake.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      answer = rows(rs);
+    }
+    List<List<String>> expected;
+    try (Statement s = reference.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      expected = rows(rs);
+    }
+    assertThat(answer).as(sql).isNotEmpty().isEqualTo(expected);
+  }
+
   @Test
   void jdbc_tpchQueries_equalDuckDbsOwnAnswer() throws Exception {
     try (Connection c = jdbc(TestLake.ALICE)) {
       for (String q : List.of(Q1, Q3, Q6)) {
-        // WHEN the query runs through lake and through a plain DuckDB over the same rows
-        List<List<String>> viaLake;
-        try (Statement s = c.createStatement();
-            ResultSet rs = s.executeQuery(q)) {
-          viaLake = rows(rs);
-        }
-        List<List<String>> expected;
-        try (Statement s = reference.createStatement();
-            ResultSet rs = s.executeQuery(q)) {
-          expected = rows(rs);
-        }
-        // THEN the answers are equal
-        assertThat(viaLake).as(q).isNotEmpty().isEqualTo(expected);
+        assertSameAnswer(c, reference, q);
       }
     }
   }

@@ -84,4 +84,17 @@ public interface TableFormat<S extends Snapshot> {
         ErrorCode.INVALID_ARGUMENT,
         "Tables of format '" + tag() + "' are not registered in lake's registry");
   }
+
+  /**
+   * Checks that {@code location} opens as a table of this format, reaching object stores with
+   * {@code storage} (the registering process's settings), throwing {@link
+   * ErrorCode#INVALID_ARGUMENT} that names the location and what would work. Called by {@code
+   * bin/lake table register} after {@link #checkEntry}, so that a table which can never be read is
+   * refused when it is registered instead of failing every query. Nothing to check by default.
+   */
+  default void checkOpens(
+      String location,
+      Map<String, String> options,
+      StorageAccess storage,
+      org.apache.arrow.memory.BufferAllocator allocator) {}
 }

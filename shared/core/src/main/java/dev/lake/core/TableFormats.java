@@ -127,6 +127,20 @@ public final class TableFormats {
     format.checkEntry(location, options);
   }
 
+  /**
+   * Checks that {@code location} opens as a table of format {@code tag} ({@link
+   * TableFormat#checkOpens}), after {@link #checkEntry}.
+   */
+  public void checkOpens(
+      String tag,
+      String location,
+      Map<String, String> options,
+      StorageAccess storage,
+      org.apache.arrow.memory.BufferAllocator allocator) {
+    checkEntry(tag, location, options);
+    byTag.get(tag).checkOpens(location, options, storage, allocator);
+  }
+
   /** The tag of {@code snapshot}'s format, if one is installed (for audit lines and logs). */
   public java.util.Optional<String> findTag(Snapshot snapshot) {
     TableFormat<?> format = byType.get(requireNonNull(snapshot, "snapshot is null").getClass());

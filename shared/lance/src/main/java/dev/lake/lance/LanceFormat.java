@@ -97,6 +97,41 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
     }
   }
 
+  /**
+   * A Lance table's location must open as a Lance dataset (its latest version is read): a Parquet
+   * file, a directory without {@code _versions} or an unreachable bucket is refused naming the
+   * location, with the command that turns files into a Lance table.
+   */
+  @Override
+  public void checkOpens(
+      String location,
+      Map<String, String> options,
+      dev.lake.core.StorageAccess storage,
+      BufferAllocator allocator) {
+    java.util.Optional<java.nio.file.Path> local = LanceTableReader.versionsDir(location);
+    String importHint =
+        "; bin/lake table import NAME FILE turns Parquet, CSV, JSON or Arrow files into a Lance"
+            + " table";
+    if (local.isPresent() && java.nio.file.Files.isRegularFile(local.get().getParent())) {
+      throw new LakeException(
+          ErrorCode.INVALID_ARGUMENT,
+          location + " is a file, not a Lance dataset (a directory with _versions)" + importHint);
+    }
+    try {
+      LanceDatasets.latestVersion(location, allocator, LanceStorage.options(storage));
+    } catch (RuntimeException e) {
+      String cause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new LakeException(
+          ErrorCode.INVALID_ARGUMENT,
+          location
+              + " does not open as a Lance dataset ("
+              + cause.lines().findFirst().orElse(cause)
+              + ")"
+              + importHint,
+          e);
+    }
+  }
+
   /** Registers {@code ref} as the Lance dataset at {@code location}. */
   public static Registry.Entry register(Registry registry, TableRef ref, String location) {
     return registry.register(ref, TAG, location, Map.of());

@@ -31,6 +31,18 @@ public final class MotoExtension implements BeforeAllCallback {
     return endpoint;
   }
 
+  /** AWS settings reaching only the emulator, naming no durable resource (for AWS clients). */
+  public static dev.lake.aws.AwsConfig clientsConfig() {
+    return new dev.lake.aws.AwsConfig(
+        "us-east-1",
+        java.util.Optional.of(endpoint()),
+        "-",
+        "-",
+        "-",
+        "-",
+        dev.lake.aws.AwsConfig.DEFAULT_CALL_TIMEOUT);
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
     Server server =

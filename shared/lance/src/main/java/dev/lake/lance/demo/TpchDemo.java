@@ -25,6 +25,13 @@ public final class TpchDemo {
 
   private TpchDemo() {}
 
+  /** The demo's tables, {@code lake.tpch.<table>} for each TPC-H table. */
+  public static List<TableRef> tables() {
+    return TpchTable.getTables().stream()
+        .map(t -> new TableRef(TableRef.LAKE, "tpch", t.getTableName()))
+        .toList();
+  }
+
   public static List<TableRef> generate(
       Path dataDir, double scaleFactor, Registry registry, BufferAllocator allocator) {
     requireNonNull(dataDir, "dataDir is null");
