@@ -23,13 +23,20 @@ final class QualifiedColumns {
 
   private QualifiedColumns() {}
 
-  /** Rewrites, in place, every column reference of {@code statement} qualified as above. */
-  static void normalize(JsonNode statement) {
+  /**
+   * {@code statement} with every column reference qualified as above rewritten: a copy when there
+   * is one (the parser shares its trees between threads, so they are never changed in place), else
+   * {@code statement} itself.
+   */
+  static JsonNode normalize(JsonNode statement) {
     QualifiedColumns q = new QualifiedColumns();
     q.collect(statement);
-    if (!q.fullNames.isEmpty()) {
-      q.rewrite(statement);
+    if (q.fullNames.isEmpty() || !q.rewrite(statement, false)) {
+      return statement;
     }
+    JsonNode copy = statement.deepCopy();
+    q.rewrite(copy, true);
+    return copy;
   }
 
   private void collect(JsonNode node) {
@@ -49,30 +56,46 @@ final class QualifiedColumns {
     node.forEach(this::collect);
   }
 
-  private void rewrite(JsonNode node) {
+  /** Whether a reference needs rewriting; with {@code apply}, rewrites them all. */
+  private boolean rewrite(JsonNode node, boolean apply) {
+    boolean found = false;
     if (node.isObject() && node.path("class").asText().equals("COLUMN_REF")) {
       JsonNode names = node.path("column_names");
       if (names.isArray() && names.size() >= 3 && !aliases.contains(lower(names.get(0).asText()))) {
-        strip((ArrayNode) names);
+        found = strip((ArrayNode) names, apply);
       }
     }
-    node.forEach(this::rewrite);
+    for (JsonNode child : node) {
+      found |= rewrite(child, apply);
+      if (found && !apply) {
+        return true;
+      }
+    }
+    return found;
   }
 
-  /** Replaces a leading {@code cat.ns.t} (else {@code ns.t}) by {@code t}. */
-  private void strip(ArrayNode names) {
+  /** Replaces a leading {@code cat.ns.t} (else {@code ns.t}) by {@code t} if {@code apply}. */
+  private boolean strip(ArrayNode names, boolean apply) {
     String two = lower(names.get(0).asText()) + "." + lower(names.get(1).asText());
     String three = two + "." + lower(names.get(2).asText());
     if (names.size() >= 4 && fullNames.containsKey(three)) {
-      String table = fullNames.get(three);
-      names.remove(0);
-      names.remove(0);
-      names.set(0, names.textNode(table));
-    } else if (fullNames.containsKey(two)) {
-      String table = fullNames.get(two);
-      names.remove(0);
-      names.set(0, names.textNode(table));
+      if (apply) {
+        String table = fullNames.get(three);
+        names.remove(0);
+        names.remove(0);
+        names.set(0, names.textNode(table));
+      }
+      return true;
     }
+    if (fullNames.containsKey(two)) {
+      if (apply) {
+        String table = fullNames.get(two);
+        names.remove(0);
+        names.set(0, names.textNode(table));
+      }
+      return true;
+    }
+    return false;
   }
 
   private static String lower(String s) {

@@ -41,8 +41,7 @@ final class StatementRewriter {
     }
     JsonNode statement = tree.path("statements").get(0);
     TreeChecker.check(statement); // defense in depth: the engine re-checks what it runs
-    QualifiedColumns.normalize(statement);
-    return new StatementRewriter(statement, explain);
+    return new StatementRewriter(QualifiedColumns.normalize(statement), explain);
   }
 
   JsonNode statement() {
