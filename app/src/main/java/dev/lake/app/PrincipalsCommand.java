@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -72,7 +73,10 @@ final class PrincipalsCommand implements Runnable {
       }
       Optional<Instant> until =
           Optional.ofNullable(expires)
-              .or(() -> Optional.ofNullable(validFor).map(d -> Instant.now().plus(d)));
+              .or(
+                  () ->
+                      Optional.ofNullable(validFor)
+                          .map(d -> Instant.now().plus(d).truncatedTo(ChronoUnit.SECONDS)));
       String token = tokenStdin ? readToken() : Principals.newToken();
       PrincipalEntry entry =
           new PrincipalEntry(Principals.sha256Hex(token), tenant, id, grants, until);
