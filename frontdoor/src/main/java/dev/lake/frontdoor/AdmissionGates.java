@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
  * Bounds concurrent planning and streaming: a caller first takes a slot of its tenant's gate, then
  * one of the global FIFO, each with a bounded wait (fair semaphores serve waiters in arrival
  * order). A caller that cannot get both in time fails with {@link ErrorCode#OVERLOADED}. Tenants
- * come from the principals file or from JWTs the trusted provider signed: one small gate per
- * tenant seen, as many as the deployment's identities have tenants.
+ * come from the principals file or from JWTs the trusted provider signed: one small gate per tenant
+ * seen, as many as the deployment's identities have tenants.
  */
 final class AdmissionGates {
   private final int perTenant;

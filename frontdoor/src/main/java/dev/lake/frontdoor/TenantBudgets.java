@@ -60,7 +60,7 @@ final class TenantBudgets {
     for (Kind k : Kind.values()) {
       long limit = limit(k);
       if (limit > 0 && u.get(k) >= limit) {
-        throw exhausted(tenant, k, u.get(k), u.window);
+        throw exhausted(tenant, k, "used " + mib(u.get(k)), u.window);
       }
     }
   }
@@ -86,7 +86,8 @@ final class TenantBudgets {
       for (Kind k : kinds) {
         long limit = limit(k);
         if (limit > 0 && u.get(k) + bytes > limit) {
-          throw exhausted(tenant, k, u.get(k) + bytes, u.window);
+          throw exhausted(
+              tenant, k, "the next batch would bring it to " + mib(u.get(k) + bytes), u.window);
         }
       }
       for (Kind k : kinds) {
@@ -154,7 +155,7 @@ final class TenantBudgets {
     return usage.compute(tenant, (t, u) -> u == null || u.window != window ? new Usage(window) : u);
   }
 
-  private LakeException exhausted(String tenant, Kind k, long used, long window) {
+  private LakeException exhausted(String tenant, Kind k, String use, long window) {
     Instant resets = Instant.ofEpochMilli((window + 1) * windowMillis);
     return new LakeException(
         ErrorCode.RESOURCE_EXHAUSTED,
@@ -163,7 +164,7 @@ final class TenantBudgets {
             "Tenant %s is over its %s budget (%s of %s per %s, %s); it resets at %s",
             tenant,
             k.label,
-            mib(used),
+            use,
             mib(limit(k)),
             config.window(),
             k.flag,

@@ -63,7 +63,8 @@ class TenantBudgetTest {
     assertThat(stopped).as("the stream was stopped").isNotNull();
     assertThat(stopped.status().code()).isEqualTo(FlightStatusCode.RESOURCE_EXHAUSTED);
     assertThat(stopped.status().description())
-        .startsWith("Tenant globex is over its result-bytes budget (")
+        .startsWith(
+            "Tenant globex is over its result-bytes budget (the next batch would bring it to ")
         .contains(" of 1.0 MiB per PT1H, --budget-result-mb); it resets at " + nextHour());
     assertThat(rows).isLessThan(60_175);
     // AND acme's never-seen statement runs in full
@@ -93,7 +94,7 @@ class TenantBudgetTest {
     assertThat(refused).as("acme was refused").isNotNull();
     assertThat(refused.status().code()).isEqualTo(FlightStatusCode.RESOURCE_EXHAUSTED);
     assertThat(refused.status().description())
-        .startsWith("Tenant acme is over its scanned-bytes budget (")
+        .startsWith("Tenant acme is over its scanned-bytes budget (used ")
         .contains(" of 1.0 MiB per PT1H, --budget-scanned-mb); it resets at " + nextHour());
     // AND globex keeps running never-seen statements
     HostileInputTest.assertFreshQuery(client, CAROL);

@@ -33,13 +33,14 @@ class TenantBudgetsTest {
     assertThatThrownBy(() -> budgets.chargeBatch("acme", 512 << 10, false))
         .isInstanceOf(LakeException.class)
         .hasMessage(
-            "Tenant acme is over its egress-bytes budget (1.3 MiB of 1.0 MiB per PT1H,"
-                + " --budget-egress-mb); it resets at 2026-12-07T23:00:00Z");
+            "Tenant acme is over its egress-bytes budget (the next batch would bring it to 1.3 MiB"
+                + " of 1.0 MiB per PT1H, --budget-egress-mb); it resets at 2026-12-07T23:00:00Z");
     // AND a smaller one still fits (the refused batch was not charged); other tenants unaffected
     budgets.chargeBatch("acme", 256 << 10, false);
     budgets.checkBeforeStart("globex");
     assertThatThrownBy(() -> budgets.checkBeforeStart("acme"))
-        .hasMessageStartingWith("Tenant acme is over its egress-bytes budget (1.0 MiB of 1.0 MiB");
+        .hasMessageStartingWith(
+            "Tenant acme is over its egress-bytes budget (used 1.0 MiB of 1.0 MiB");
     // AND the next window starts from zero
     clock.advance(Duration.ofMinutes(50));
     budgets.checkBeforeStart("acme");
