@@ -25,7 +25,7 @@ import dev.lake.core.job.JobStore;
 import dev.lake.core.job.ResultLayout;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.core.local.LocalKeyRing;
-import dev.lake.durable.EnvelopeSealer;
+import dev.lake.durable.DurableTier;
 import dev.lake.durable.JobProcessor;
 import dev.lake.durable.WorkerConfig;
 import dev.lake.engine.DuckDbQueryEngine;
@@ -199,13 +199,10 @@ public final class LakeRuntime implements AutoCloseable {
       ResultLayout layout,
       Clock clock,
       String workerId) {
-    return new JobProcessor(
+    return DurableTier.processor(
         jobs,
         results,
-        new EnvelopeSealer(keys),
-        catalogs,
-        engine,
-        allocator,
+        new DurableTier.Inputs(keys, catalogs, engine, allocator),
         worker,
         layout,
         clock,

@@ -7,6 +7,7 @@ import dev.lake.core.Grant;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
+import dev.lake.core.local.LocalFiles;
 import dev.lake.durable.DurableTier;
 import dev.lake.durable.DurableTierConfig;
 import dev.lake.engine.EngineConfig;
@@ -26,8 +27,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -343,14 +342,8 @@ final class LocalLake implements AutoCloseable {
         }
       }
       String token = Principals.newToken();
-      Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), ".token", ".tmp");
-      try {
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-      } catch (UnsupportedOperationException ignored) {
-        // non-POSIX file system: rely on the directory's permissions
-      }
-      Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalFiles.writeSecret(
+          file, tmp -> Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8));
       return token;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read or write the demo token " + file, e);

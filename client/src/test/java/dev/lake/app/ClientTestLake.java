@@ -1,16 +1,12 @@
 package dev.lake.app;
 
+import dev.lake.core.testing.MutableClock;
 import dev.lake.durable.DurableTierConfig;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The lake the client tests talk to: exactly what {@code bin/lake local} runs ({@link LocalLake}:
@@ -19,16 +15,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * every second (a cancel stops a worker quickly) and a clock the test can move forward.
  */
 public final class ClientTestLake implements AutoCloseable {
-  private final MovableClock clock;
+  private final MutableClock clock;
   private final LocalLake lake;
 
-  private ClientTestLake(LocalLake lake, MovableClock clock) {
+  private ClientTestLake(LocalLake lake, MutableClock clock) {
     this.lake = lake;
     this.clock = clock;
   }
 
   public static ClientTestLake start(Path dataDir, long partRows) {
-    MovableClock clock = new MovableClock();
+    MutableClock clock = MutableClock.ticking();
     LocalLake lake =
         LocalLake.start(
             LocalLake.options(dataDir)
@@ -72,31 +68,11 @@ public final class ClientTestLake implements AutoCloseable {
 
   /** Moves the server's clock forward (expiry of jobs, results and tickets). */
   public void advance(Duration by) {
-    clock.offset.updateAndGet(o -> o.plus(by));
+    clock.advance(by);
   }
 
   @Override
   public void close() {
     lake.close();
-  }
-
-  /** The system clock plus an offset the test moves. */
-  private static final class MovableClock extends Clock {
-    final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.now().plus(offset.get());
-    }
   }
 }

@@ -10,13 +10,12 @@ import dev.lake.core.Grant;
 import dev.lake.core.Json;
 import dev.lake.core.LakeException;
 import dev.lake.core.Principal;
+import dev.lake.core.local.LocalFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -232,16 +231,7 @@ public final class Principals implements Authenticator {
     ArrayNode array = root.putArray("principals");
     entries.forEach(e -> array.add(node(e)));
     try {
-      Path dir = file.toAbsolutePath().getParent();
-      Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, ".principals", ".tmp");
-      try {
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-      } catch (UnsupportedOperationException ignored) {
-        // non-POSIX file system: rely on the directory's permissions
-      }
-      Json.pretty().writeValue(tmp.toFile(), root);
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalFiles.writeSecret(file, tmp -> Json.pretty().writeValue(tmp.toFile(), root));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write principals file " + file, e);
     }

@@ -9,6 +9,7 @@ import dev.lake.core.QueryEngine;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobStore;
+import dev.lake.core.job.ResultLayout;
 import dev.lake.core.local.FileJobStore;
 import dev.lake.core.local.InProcessJobQueue;
 import dev.lake.core.local.LocalObjectStore;
@@ -160,13 +161,10 @@ public final class DurableTier implements AutoCloseable {
     List<AutoCloseable> owned = new ArrayList<>(ports.owned());
     if (config.workers() > 0) {
       JobProcessor processor =
-          new JobProcessor(
+          processor(
               ports.jobs(),
               ports.objects(),
-              new EnvelopeSealer(ports.keys()),
-              components.catalogs(),
-              components.engine(),
-              components.allocator(),
+              components,
               config.worker(),
               config.layout(),
               clock,
@@ -179,6 +177,36 @@ public final class DurableTier implements AutoCloseable {
       owned.add(runner);
     }
     return new DurableTier(queries, config, owned);
+  }
+
+  /**
+   * The one construction of a {@link JobProcessor}, for every worker (in-process, {@code bin/lake
+   * worker}, Lambda): it claims jobs from {@code jobs}, runs them on the query side's catalogs and
+   * engine, opens envelopes with its key ring and writes results to {@code results} where {@code
+   * layout} says (the front door reads them with the same layout); it sends the child jobs of a
+   * fanned-out statement to {@code queue}.
+   */
+  public static JobProcessor processor(
+      JobStore jobs,
+      ObjectStore results,
+      Inputs query,
+      WorkerConfig worker,
+      ResultLayout layout,
+      Clock clock,
+      String workerId,
+      JobQueue queue) {
+    return new JobProcessor(
+        jobs,
+        results,
+        new EnvelopeSealer(query.keys()),
+        query.catalogs(),
+        query.engine(),
+        query.allocator(),
+        worker,
+        layout,
+        clock,
+        workerId,
+        requireNonNull(queue, "queue is null"));
   }
 
   @Override

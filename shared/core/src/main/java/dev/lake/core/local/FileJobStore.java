@@ -10,13 +10,10 @@ import dev.lake.core.job.JobLimits;
 import dev.lake.core.job.JobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -281,16 +278,10 @@ public final class FileJobStore implements JobStore {
     return id;
   }
 
-  private interface IoSupplier<T> {
-    T get() throws IOException;
-  }
-
-  private <T> T locked(IoSupplier<T> action) {
+  private <T> T locked(LocalFiles.IoAction<T> action) {
     synchronized (monitor) {
-      try (FileChannel channel =
-              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = channel.lock()) {
-        return action.get();
+      try {
+        return LocalFiles.locked(lockFile, action);
       } catch (IOException e) {
         throw unavailable(e);
       }

@@ -13,13 +13,10 @@ import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
@@ -186,15 +183,9 @@ public final class FileRegistry implements Registry {
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private interface IoSupplier<T> {
-    T get() throws IOException;
-  }
-
-  private <T> T locked(IoSupplier<T> action) {
-    try (FileChannel channel =
-            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock ignored = channel.lock()) {
-      return action.get();
+  private <T> T locked(LocalFiles.IoAction<T> action) {
+    try {
+      return LocalFiles.locked(lockFile, action);
     } catch (IOException e) {
       throw unavailable(e);
     }

@@ -12,8 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -119,16 +117,7 @@ public final class LocalKeyRing implements KeyService {
       array.addObject().put("id", k.id()).put("key", Base64.getEncoder().encodeToString(k.key()));
     }
     try {
-      Path dir = file.toAbsolutePath().getParent();
-      Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, ".keyring", ".tmp");
-      try {
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-      } catch (UnsupportedOperationException ignored) {
-        // non-POSIX file system: rely on the directory's permissions
-      }
-      Json.pretty().writeValue(tmp.toFile(), root);
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalFiles.writeSecret(file, tmp -> Json.pretty().writeValue(tmp.toFile(), root));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write key ring " + file, e);
     }
