@@ -11,12 +11,11 @@ import picocli.CommandLine.Option;
 
 /** {@code lake bench}: measures lake against its physical limits in one run. */
 @Command(
-    name = "bench",
+    name = "lake bench",
     mixinStandardHelpOptions = true,
-    description = {
-      "Measures lake side by side with its baselines (raw Arrow Flight, in-process DuckDB) and",
-      "writes a table to stdout, results.jsonl, report.md and chart.svg to --out."
-    })
+    description =
+        "Measures lake side by side with its baselines (raw Arrow Flight, in-process DuckDB) and"
+            + " writes a table to stdout, results.jsonl, report.md and chart.svg to --out.")
 public final class BenchMain implements Callable<Integer> {
   @Option(names = "--sf", description = "TPC-H scale factor (default 1, or 0.1 with --quick).")
   Double scaleFactor;

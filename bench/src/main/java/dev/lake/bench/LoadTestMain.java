@@ -10,14 +10,14 @@ import picocli.CommandLine.Option;
 
 /** {@code lake loadtest}: the multi-tenant load test against an in-process lake on loopback. */
 @Command(
-    name = "loadtest",
+    name = "lake loadtest",
     mixinStandardHelpOptions = true,
-    description = {
-      "Runs N polite tenants x M Flight SQL clients against an in-process lake on 127.0.0.1, first",
-      "alone, then next to one greedy tenant (slow readers, heavy and memory-hungry statements,",
-      "durable job spam, oversized statements); prints the polite p50/p99 of both phases, every",
-      "outcome by Flight status and the peak RSS next to the engine memory limit (Markdown)."
-    })
+    description =
+        "Runs N polite tenants x M Flight SQL clients against an in-process lake on 127.0.0.1,"
+            + " first alone, then next to one greedy tenant (slow readers, heavy and memory-hungry"
+            + " statements, durable job spam, oversized statements); prints the polite p50/p99 of"
+            + " both phases, every outcome by Flight status and the peak RSS next to the engine"
+            + " memory limit (Markdown).")
 public final class LoadTestMain implements Callable<Integer> {
   @Option(
       names = "--quick",
