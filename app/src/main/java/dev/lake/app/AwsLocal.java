@@ -58,6 +58,7 @@ final class AwsLocal implements AutoCloseable {
    * @param extraEnv more {@code LAKE_*} settings for every process (e.g. {@code LAKE_ICEBERG_REST},
    *     worker lease settings in tests)
    * @param replicas how many front doors, 1 to {@link #MAX_REPLICAS}
+   * @param emulatorPort the loopback port of the moto_server it starts (0 = any free port)
    */
   record Options(
       Path dataDir,
@@ -67,7 +68,8 @@ final class AwsLocal implements AutoCloseable {
       double scale,
       Optional<java.net.URI> emulator,
       Map<String, String> extraEnv,
-      int replicas) {
+      int replicas,
+      int emulatorPort) {
     /** Most front doors one machine runs (each is a JVM with its own engine). */
     static final int MAX_REPLICAS = 8;
 
@@ -83,6 +85,10 @@ final class AwsLocal implements AutoCloseable {
       if (replicas < 1 || replicas > MAX_REPLICAS) {
         throw new IllegalArgumentException(
             "--replicas must be in [1, " + MAX_REPLICAS + "]: " + replicas);
+      }
+      if (emulatorPort < 0 || emulatorPort > 65_535) {
+        throw new IllegalArgumentException(
+            "--emulator-port must be in [0, 65535]: " + emulatorPort);
       }
       if (port != 0 && port + replicas - 1 > 65_535) {
         throw new IllegalArgumentException(
@@ -126,7 +132,8 @@ final class AwsLocal implements AutoCloseable {
         options
             .emulator()
             .map(AwsEmulator::external)
-            .orElseGet(() -> AwsEmulator.start(logs.resolve("emulator.log")));
+            .orElseGet(
+                () -> AwsEmulator.start(logs.resolve("emulator.log"), options.emulatorPort()));
     AwsLocal lake = null;
     try {
       out.println("AWS emulator: " + emulator.endpoint());

@@ -43,21 +43,36 @@ final class AwsLocalCommand implements Callable<Integer> {
               + " job table, queue and key ring, so any replica serves any ticket.")
   int replicas;
 
+  @Option(
+      names = "--emulator-port",
+      defaultValue = "0",
+      description =
+          "Loopback port of the moto_server it starts (default 0 = any free port; unused when"
+              + " LAKE_TEST_AWS_ENDPOINT names a running emulator).")
+  int emulatorPort;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    AwsLocal lake =
-        AwsLocal.start(
-            new AwsLocal.Options(
-                dataDir,
-                "127.0.0.1",
-                port,
-                Optional.ofNullable(token),
-                scale,
-                Optional.empty(),
-                java.util.Map.of(),
-                replicas),
-            out);
+    AwsLocal.Options options =
+        new AwsLocal.Options(
+            dataDir,
+            "127.0.0.1",
+            port,
+            Optional.ofNullable(token),
+            scale,
+            Optional.empty(),
+            java.util.Map.of(),
+            replicas,
+            emulatorPort);
+    // before the emulator starts and the demo data is written
+    for (int i = 0; i < replicas && port != 0; i++) {
+      LakeCli.checkPortFree("127.0.0.1", port + i);
+    }
+    if (emulatorPort != 0) {
+      LakeCli.checkPortFree("127.0.0.1", emulatorPort);
+    }
+    AwsLocal lake = AwsLocal.start(options, out);
     out.println("JDBC URL: " + lake.jdbcUrl());
     out.println("Token:    " + lake.token());
     out.println(

@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
 public final class EngineOptions {
   @Option(
       names = "--spill-dir",
-      defaultValue = "${java.io.tmpdir}/lake-spill",
-      description = "Engine spill directory (local mode: <data-dir>/spill).")
+      description =
+          "Engine spill directory (default <java.io.tmpdir>/lake-spill; local mode:"
+              + " <data-dir>/spill).")
   Path spillDir;
 
   @Option(
@@ -80,11 +81,16 @@ public final class EngineOptions {
 
   /** The engine defaults with these settings, spilling to {@code --spill-dir}. */
   public EngineConfig engineConfig() {
-    return engineConfig(spillDir);
+    return engineConfig(Path.of(System.getProperty("java.io.tmpdir"), "lake-spill"));
   }
 
-  /** The engine defaults with these settings, spilling to {@code spill}. */
-  public EngineConfig engineConfig(Path spill) {
+  /**
+   * The engine defaults with these settings, spilling to {@code --spill-dir}, or to {@code
+   * defaultSpill} when the flag (or {@code LAKE_SPILL_DIR}) is not given. Validated: a value
+   * outside its bounds throws, naming the setting.
+   */
+  public EngineConfig engineConfig(Path defaultSpill) {
+    Path spill = spillDir != null ? spillDir : defaultSpill;
     // memory, cache and pools are validated together: the default cache share of a bigger
     // machine's default memory may exceed what a smaller --engine-memory-mb allows
     return EngineConfigBuilder.builder(EngineConfig.defaults(spill))

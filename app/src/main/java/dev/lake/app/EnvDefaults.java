@@ -33,21 +33,51 @@ public final class EnvDefaults implements CommandLine.IDefaultValueProvider {
 
   /**
    * Installs the convention on {@code cli} and all its subcommands, with lake's error handling: a
-   * configuration mistake (an invalid value, a missing companion setting) prints one line, {@code
-   * <prefix>: <message>}, and exits with 2; anything else keeps its stack trace. Returns {@code
-   * cli}.
+   * usage mistake (an unknown flag, a value that does not parse) prints one line and a hint, a
+   * configuration mistake (a value out of bounds, a missing companion setting) one line, {@code
+   * <prefix>: <message>}; both exit with 2. Any other failure prints one line and exits with 1; its
+   * stack trace only with {@code --verbose} ({@code lake.verbose}). Returns {@code cli}.
    */
   public static CommandLine install(CommandLine cli, Map<String, String> env, String prefix) {
     cli.setDefaultValueProvider(new EnvDefaults(env));
+    cli.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine failed = ex.getCommandLine();
+          failed.getErr().println(prefix + ": " + ex.getMessage());
+          failed.getErr().println("Try '" + commandName(failed) + " --help' for the options.");
+          return 2;
+        });
     cli.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           if (ex instanceof IllegalArgumentException || ex instanceof LakeException) {
             cmd.getErr().println(prefix + ": " + ex.getMessage());
             return 2;
           }
-          throw ex;
+          if (Boolean.getBoolean("lake.verbose")) {
+            throw ex;
+          }
+          cmd.getErr().println(prefix + ": " + oneLine(ex) + " (--verbose shows the stack trace)");
+          return 1;
         });
     return cli;
+  }
+
+  /** {@code bin/lake local}, {@code bin/lake table register}, …: the command a person typed. */
+  private static String commandName(CommandLine cmd) {
+    String name = cmd.getCommandSpec().qualifiedName(" ");
+    return name.startsWith("lake") ? "bin/" + name : name;
+  }
+
+  /** The failure and its causes' messages on one line. */
+  private static String oneLine(Throwable ex) {
+    StringBuilder line = new StringBuilder();
+    for (Throwable t = ex; t != null && line.length() < 500; t = t.getCause()) {
+      String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (line.indexOf(message) < 0) {
+        line.append(line.isEmpty() ? "" : ": ").append(message);
+      }
+    }
+    return line.toString().replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
   }
 
   @Override

@@ -15,9 +15,14 @@ import dev.lake.frontdoor.LakeServer;
 import dev.lake.frontdoor.TransportPolicy;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -43,14 +48,67 @@ import picocli.CommandLine.Spec;
 public final class LakeCli implements Runnable {
   @Spec CommandLine.Model.CommandSpec spec;
 
+  /**
+   * JUL loggers set quiet for as long as the process runs (JUL keeps loggers weakly: a level set on
+   * a logger nobody holds is lost).
+   */
+  private static final List<java.util.logging.Logger> QUIETED = new ArrayList<>();
+
   public static void main(String[] args) {
+    quietLibraries(Boolean.getBoolean("lake.verbose"));
     System.exit(commandLine().execute(args));
   }
 
   /**
-   * The command line with lake's error handling: a configuration mistake (an invalid flag value, a
-   * missing companion flag) prints one line naming it and exits with 2; anything else keeps its
-   * stack trace.
+   * Keeps library lines a person does not need off the server's terminal unless {@code verbose}
+   * (bin/lake's {@code --verbose} sets {@code lake.verbose}); call before any logger exists: gRPC's
+   * stack trace (java.util.logging, WARNING) for every stream a client closed before the server
+   * wrote to it (a killed {@code bin/lake fetch}, {@code | head}), and Hadoop's notice that it runs
+   * without its native library (slf4j, at the first Iceberg query).
+   */
+  static void quietLibraries(boolean verbose) {
+    if (verbose) {
+      return;
+    }
+    java.util.logging.Logger grpc =
+        java.util.logging.Logger.getLogger("io.grpc.netty.NettyServerHandler");
+    grpc.setLevel(java.util.logging.Level.SEVERE);
+    QUIETED.add(grpc);
+    System.setProperty(
+        "org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
+  }
+
+  /**
+   * Fails with one line, before any work, when {@code host:port} cannot be listened on (most often
+   * another {@code bin/lake local} on the default port). Port 0 (any free port) always passes.
+   */
+  static void checkPortFree(String host, int port) {
+    if (port == 0) {
+      return;
+    }
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress(host, port));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "--port "
+              + port
+              + ": cannot listen on "
+              + host
+              + ":"
+              + port
+              + " ("
+              + e.getMessage()
+              + "); another lake may be running there: stop it or pass another --port (0 = any"
+              + " free port)");
+    }
+  }
+
+  /**
+   * The command line with lake's error handling ({@link EnvDefaults#install}): a configuration
+   * mistake (an invalid flag value, a missing companion flag) prints one line naming it and exits
+   * with 2; any other failure prints one line and exits with 1 (with {@code --verbose}, its stack
+   * trace).
    */
   static CommandLine commandLine() {
     return commandLine(System.getenv());

@@ -66,11 +66,18 @@ final class LocalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    limits.validate(); // before any data is generated
-    LocalLake lake = LocalLake.start(options(), limits, out);
+    // every setting and the port are checked before any data is generated
+    limits.validate();
+    LocalLake.Options options = options();
+    LakeCli.checkPortFree(host, port);
+    LocalLake lake = LocalLake.start(options, limits, out);
     out.println("JDBC URL: " + lake.jdbcUrl());
     out.println(lake.server().limitsLine());
     out.println("Token:    " + lake.token());
+    out.println(
+        "Query:    bin/lake sql --url "
+            + lake.url()
+            + (dataDir.equals(Path.of(".lake")) ? "" : " --data-dir " + dataDir));
     out.println("lake ready on " + host + ":" + lake.port() + " (Ctrl-C stops)");
     out.flush();
     return LakeCli.serveUntilStopped(lake);
@@ -86,7 +93,7 @@ final class LocalCommand implements Callable<Integer> {
         .grants(grants)
         .formatSettings(FormatFlags.settings(spec))
         .durable(durableConfig())
-        .snapshotCacheBytes(engine.snapshotCacheBytes())
+        .engine(Optional.of(engine.engineConfig(new LocalLake.Layout(dataDir).spill())))
         .identity(identity.config())
         .build();
   }

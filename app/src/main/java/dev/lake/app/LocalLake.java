@@ -73,12 +73,23 @@ final class LocalLake implements AutoCloseable {
     Path spill() {
       return dataDir.resolve("spill");
     }
+
+    /**
+     * The address of the running server, for {@code bin/lake sql} (one line, {@code
+     * grpc+tcp://host:port}); removed when the server stops. The client reads it as {@code
+     * ConnectionOptions.URL_FILE}.
+     */
+    Path url() {
+      return dataDir.resolve("url");
+    }
   }
 
   /**
    * Options of local mode; see {@code lake local}. Built with {@link #options(Path)}: everything
    * but the data directory has a default (loopback port 31337, the demo token, TPC-H SF 0.01, the
-   * durable tier on, no format settings (no Iceberg), the snapshot cache off).
+   * durable tier on, no format settings (no Iceberg), the engine's defaults spilling under the data
+   * directory with the snapshot cache off). {@code engine} is the whole engine configuration as
+   * {@code bin/lake local}'s flags give it.
    */
   @RecordBuilder
   @RecordBuilder.Options(emptyDefaultForOptional = true)
@@ -91,7 +102,7 @@ final class LocalLake implements AutoCloseable {
       @RecordBuilder.Initializer("systemClock") Clock clock,
       @RecordBuilder.Initializer("noFormatSettings") List<Object> formatSettings,
       @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
-      long snapshotCacheBytes,
+      Optional<EngineConfig> engine,
       @RecordBuilder.Initializer("staticTokens") IdentityConfig identity,
       @RecordBuilder.Initializer("noGrants") List<String> grants) {
     public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
@@ -108,6 +119,7 @@ final class LocalLake implements AutoCloseable {
       requireNonNull(token, "token is null");
       requireNonNull(clock, "clock is null");
       requireNonNull(identity, "identity is null");
+      requireNonNull(engine, "engine is null");
       if (!(scale > 0 && scale <= 10)) {
         throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
       }
@@ -133,9 +145,9 @@ final class LocalLake implements AutoCloseable {
       return List.of();
     }
 
-    /** The engine settings of local mode: defaults, plus the snapshot cache if enabled. */
+    /** The engine settings of local mode: {@code engine}, else defaults without the cache. */
     EngineConfig engineConfig(Path spill) {
-      return EngineConfig.defaults(spill).withSnapshotCacheBytes(snapshotCacheBytes);
+      return engine.orElseGet(() -> EngineConfig.defaults(spill).withSnapshotCacheBytes(0));
     }
   }
 
@@ -259,6 +271,12 @@ final class LocalLake implements AutoCloseable {
               durable,
               CallObserver.quiet(),
               limits.flightExecutor());
+      try {
+        writeUrl(layout.url(), grpcUrl(server.host(), server.port()));
+      } catch (RuntimeException e) {
+        server.close();
+        throw e;
+      }
       return new LocalLake(
           runtime.allocator(),
           components,
@@ -322,13 +340,38 @@ final class LocalLake implements AutoCloseable {
         + java.net.URLEncoder.encode(token, StandardCharsets.UTF_8);
   }
 
+  /** The address {@code bin/lake sql} should use, e.g. {@code grpc+tcp://127.0.0.1:31337}. */
+  String url() {
+    return grpcUrl(server.host(), server.port());
+  }
+
+  private static String grpcUrl(String host, int port) {
+    return "grpc+tcp://" + host + ":" + port;
+  }
+
   @Override
   public void close() {
     try {
       server.close();
       durable.ifPresent(DurableTier::close);
     } finally {
+      try {
+        Files.deleteIfExists(layout.url());
+      } catch (IOException e) {
+        // a stale address only makes bin/lake sql say it cannot reach it
+      }
       components.close(); // and the runtime, whose allocator it is
+    }
+  }
+
+  /** Writes the server's address where {@code bin/lake sql} looks for it (whole or not at all). */
+  private static void writeUrl(Path file, String url) {
+    try {
+      Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), ".url", ".tmp");
+      Files.writeString(tmp, url + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the server's address to " + file, e);
     }
   }
 

@@ -105,7 +105,8 @@ class AwsPathEndToEndTest {
                 0.01,
                 Optional.of(MotoExtension.endpoint()),
                 env,
-                2),
+                2,
+                0),
             new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();
   }

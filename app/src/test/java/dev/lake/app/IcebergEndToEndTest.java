@@ -78,7 +78,11 @@ class IcebergEndToEndTest {
                 .port(0)
                 .token(Optional.of("iceberg-token"))
                 .formatSettings(List.of(config))
-                .snapshotCacheBytes(64L << 20) // as bin/lake local runs it (a share of memory)
+                // the cache on, as bin/lake local runs it (a share of memory)
+                .engine(
+                    Optional.of(
+                        dev.lake.engine.EngineConfig.defaults(dir.resolve("lake/spill"))
+                            .withSnapshotCacheBytes(64L << 20)))
                 .build(),
             new PrintWriter(new StringWriter()));
     allocator = new RootAllocator();

@@ -21,7 +21,8 @@ class LocalLakeOptionsTest {
     assertThat(options.clock()).isEqualTo(Clock.systemUTC());
     assertThat(options.formatSettings()).isEmpty();
     assertThat(options.durable()).isEqualTo(LocalLake.localDurable());
-    assertThat(options.snapshotCacheBytes()).isZero();
+    assertThat(options.engine()).isEmpty();
+    assertThat(options.engineConfig(Path.of("/tmp/spill")).snapshotCacheBytes()).isZero();
   }
 
   @Test

@@ -9,6 +9,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -37,11 +39,16 @@ public final class AwsEmulator implements AutoCloseable {
 
   /** The configured emulator if {@code LAKE_TEST_AWS_ENDPOINT} is set, else a new moto_server. */
   public static AwsEmulator start(Path log) {
+    return start(log, 0);
+  }
+
+  /** As {@link #start(Path)}; a moto_server it starts listens on {@code port} (0 = any). */
+  public static AwsEmulator start(Path log, int port) {
     String configured = System.getenv(ENDPOINT_VARIABLE);
     if (configured != null && !configured.isBlank()) {
       return external(URI.create(configured.trim()));
     }
-    return startMoto(log);
+    return startMoto(log, port);
   }
 
   /** An emulator someone else runs at {@code endpoint} (left running on close). */
@@ -52,16 +59,27 @@ public final class AwsEmulator implements AutoCloseable {
 
   /** A new moto_server on a free loopback port, its output in {@code log}. */
   public static AwsEmulator startMoto(Path log) {
+    return startMoto(log, 0);
+  }
+
+  /**
+   * A new moto_server on loopback {@code port} (0 = any free port), logging to {@code log}. It runs
+   * in a session of its own where {@code setsid} exists, so a terminal's Ctrl-C reaches only the
+   * process that started it, which stops it last (after the processes that use it).
+   */
+  public static AwsEmulator startMoto(Path log, int port) {
     String binary = findMoto();
     try {
-      int port;
-      try (ServerSocket socket = new ServerSocket(0)) {
-        port = socket.getLocalPort();
+      if (port == 0) {
+        try (ServerSocket socket = new ServerSocket(0)) {
+          port = socket.getLocalPort();
+        }
       }
+      List<String> command = new ArrayList<>();
+      findOnPath("setsid").ifPresent(command::add);
+      command.addAll(List.of(binary, "-H", "127.0.0.1", "-p", Integer.toString(port)));
       ProcessBuilder builder =
-          new ProcessBuilder(binary, "-H", "127.0.0.1", "-p", Integer.toString(port))
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile());
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       String pythonPath = serializingSiteDirectory().toString();
       String inherited = builder.environment().get("PYTHONPATH");
       builder
@@ -103,13 +121,21 @@ public final class AwsEmulator implements AutoCloseable {
     return process.isPresent();
   }
 
-  static String findMoto() {
+  private static Optional<String> findOnPath(String name) {
     String path = System.getenv().getOrDefault("PATH", "");
     for (String dir : path.split(File.pathSeparator)) {
-      File f = new File(dir, "moto_server");
+      File f = new File(dir, name);
       if (f.canExecute()) {
-        return f.getAbsolutePath();
+        return Optional.of(f.getAbsolutePath());
       }
+    }
+    return Optional.empty();
+  }
+
+  static String findMoto() {
+    Optional<String> onPath = findOnPath("moto_server");
+    if (onPath.isPresent()) {
+      return onPath.get();
     }
     for (File shim :
         new File[] {
