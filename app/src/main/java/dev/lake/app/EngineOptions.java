@@ -37,8 +37,8 @@ public final class EngineOptions {
       description =
           "Engine memory pools: the engine memory (--engine-memory-mb) is split into this many DuckDB databases"
               + " with a memory_limit each, and a pool runs one tenant's statements at a time, so a"
-              + " tenant exhausting its pool never fails another tenant's statement (1 .. 16,"
-              + " default 4; 1 = one pool shared by every tenant).")
+              + " tenant exhausting its pool never fails another tenant's statement (1 .. 64 and"
+              + " at least 64 MiB each, default 4; 1 = one pool shared by every tenant).")
   int memoryPools;
 
   @Option(

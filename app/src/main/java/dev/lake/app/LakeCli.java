@@ -37,7 +37,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "lake " + LakeServer.VERSION,
     description = "Read-only Arrow Flight SQL service over data-lake tables.",
+    footer = LakeCli.OTHER_COMMANDS,
     subcommands = {
+      CommandLine.HelpCommand.class,
       LocalCommand.class,
       AwsLocalCommand.class,
       LakeCli.Serve.class,
@@ -46,6 +48,26 @@ import picocli.CommandLine.Spec;
       PrincipalsCommand.class
     })
 public final class LakeCli implements Runnable {
+  /**
+   * The commands {@code bin/lake} runs from other programs (the client, the worker, the demo
+   * catalog, the bench, the CDK): listed in {@code bin/lake --help} after this program's own.
+   */
+  static final String OTHER_COMMANDS =
+      """
+      More commands of bin/lake (each has --help; bin/lake help CMD shows it):
+        sql           Run SQL against lake, or open an interactive shell.
+        submit        Submit a durable query; prints its handle.
+        status        The state of a durable query.
+        fetch         Download the result of a durable query into a file (resumable).
+        cancel        Cancel a durable query.
+        worker        Run durable-tier jobs from the job queue (the Lambda's code).
+        iceberg-demo  Iceberg's REST catalog with demo tables, for --iceberg-rest.
+        bench         Measure lake against its baselines.
+        loadtest      Polite tenants next to a greedy one against an in-process lake.
+        cdk synth     The AWS deployment's CloudFormation templates (needs Node.js).
+      Any command: --verbose shows library log lines and stack traces.
+      """;
+
   @Spec CommandLine.Model.CommandSpec spec;
 
   /**

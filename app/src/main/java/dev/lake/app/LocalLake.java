@@ -123,6 +123,9 @@ final class LocalLake implements AutoCloseable {
       if (!(scale > 0 && scale <= 10)) {
         throw new IllegalArgumentException("scale must be in (0, 10]: " + scale);
       }
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("--port must be in [0, 65535]: " + port);
+      }
     }
 
     public static IdentityConfig staticTokens() {

@@ -2,8 +2,8 @@ package dev.lake.app;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.lake.aws.AwsConfig;
 import dev.lake.core.job.JobQueue;
+import dev.lake.core.job.ResultLayout;
 import dev.lake.durable.JobProcessor;
 import dev.lake.durable.WorkerConfig;
 import dev.lake.durable.WorkerRunner;
@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  * threads until stopped (SIGTERM/Ctrl-C), running the same {@link JobProcessor} as the Lambda.
  */
 @Command(
-    name = "worker",
+    name = "lake worker",
     mixinStandardHelpOptions = true,
     modelTransformer = FormatFlags.class,
     description = "Run durable-tier jobs from the SQS job queue (the Lambda's code, as a process).")
@@ -63,16 +63,25 @@ public final class WorkerMain implements Callable<Integer> {
     }
   }
 
-  /** Builds the worker these options describe. */
-  public Process build() {
-    AwsConfig awsConfig = aws.durable();
+  /** What the flags configure, validated (a value out of bounds throws, naming it). */
+  record Settings(RuntimeConfig runtime, WorkerConfig worker, int threads, ResultLayout layout) {}
+
+  /** The settings these options describe; nothing is started. */
+  Settings settings() {
     RuntimeConfig config =
         RuntimeConfig.builder(
                 registry.source(), new KeySource.Kms(aws.keyRingPrefix()), engine.engineConfig())
             .formatSettings(FormatFlags.settings(spec))
-            .aws(Optional.of(awsConfig))
+            .aws(Optional.of(aws.durable()))
             .build();
-    WorkerConfig workerConfig = worker.config();
+    return new Settings(config, worker.config(), worker.threads(), aws.resultLayout());
+  }
+
+  /** Builds the worker these options describe. */
+  public Process build() {
+    Settings settings = settings();
+    RuntimeConfig config = settings.runtime();
+    WorkerConfig workerConfig = settings.worker();
     LakeRuntime runtime = LakeRuntime.start(config);
     try {
       LakeRuntime.AwsDurablePorts ports = runtime.awsDurablePorts().orElseThrow();
@@ -82,10 +91,10 @@ public final class WorkerMain implements Callable<Integer> {
               ports.queue(),
               ports.results(),
               workerConfig,
-              aws.resultLayout(),
+              settings.layout(),
               Clock.systemUTC(),
               workerId());
-      return new Process(runtime, processor, ports.queue(), workerConfig, worker.threads());
+      return new Process(runtime, processor, ports.queue(), workerConfig, settings.threads());
     } catch (RuntimeException e) {
       runtime.close();
       throw e;
@@ -105,6 +114,7 @@ public final class WorkerMain implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
+    LakeCli.quietLibraries(Boolean.getBoolean("lake.verbose"));
     System.exit(commandLine(System.getenv()).execute(args));
   }
 

@@ -65,7 +65,11 @@ public final class WorkerOptions {
             .build());
   }
 
+  /** {@code --worker-threads}, validated against its documented bounds. */
   public int threads() {
+    if (threads < 1 || threads > 256) {
+      throw new IllegalArgumentException("--worker-threads must be in 1 - 256: " + threads);
+    }
     return threads;
   }
 }
