@@ -79,11 +79,18 @@ class CommandFlagsTest {
     c.put("--iceberg-file-cache-mb", Case.with(ICEBERG, "--iceberg-file-cache-mb", "64", "-1"));
     // the test-only format of frontdoor's test jar, installed in app's tests
     c.put("--count-offset", Case.of("--count-offset", "5", null));
+    // local and worker run durable jobs
+    c.put("--worker-split-rows", Case.of("--worker-split-rows", "100000", "10"));
+    c.put("--worker-max-fan-out", Case.of("--worker-max-fan-out", "4", "0"));
     return c;
   }
 
   private static Map<String, Case> localCases() {
     Map<String, Case> c = engineCases();
+    c.put("--budget-window", Case.of("--budget-window", "PT2H", "PT1S"));
+    c.put("--budget-scanned-mb", Case.of("--budget-scanned-mb", "100", "-1"));
+    c.put("--budget-result-mb", Case.of("--budget-result-mb", "100", "-1"));
+    c.put("--budget-egress-mb", Case.of("--budget-egress-mb", "100", "-1"));
     c.put("--host", Case.of("--host", "127.0.0.2", null));
     c.put("--port", Case.of("--port", "40001", "70000"));
     c.put("--data-dir", Case.of("--data-dir", "/tmp/lake-flags-data", null));
