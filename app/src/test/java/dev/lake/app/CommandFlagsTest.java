@@ -95,6 +95,7 @@ class CommandFlagsTest {
     c.put("--port", Case.of("--port", "40001", "70000"));
     c.put("--data-dir", Case.of("--data-dir", "/tmp/lake-flags-data", null));
     c.put("--token", Case.of("--token", "another-token", null));
+    c.put("--grant", Case.of("--grant", "lake.bi", "not a grant"));
     c.put("--scale", Case.of("--scale", "0.5", "11"));
     c.put("--durable", Case.flag("--no-durable"));
     c.put("--durable-max-queued-per-tenant", Case.of("--durable-max-queued-per-tenant", "7", "0"));
@@ -242,7 +243,10 @@ class CommandFlagsTest {
         bad.addAll(c.bad());
         assertThat(catchThrowable(() -> build.apply(bad)))
             .as("%s is refused", bad)
-            .isInstanceOfAny(IllegalArgumentException.class, CommandLine.ParameterException.class);
+            .isInstanceOfAny(
+                IllegalArgumentException.class,
+                dev.lake.core.LakeException.class,
+                CommandLine.ParameterException.class);
       }
     }
   }
