@@ -2,6 +2,7 @@ package dev.lake.app;
 
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.EngineConfigBuilder;
+import dev.lake.sandbox.SandboxConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -61,6 +62,77 @@ public final class EngineOptions {
       defaultValue = "PT6H",
       description = "Absolute deadline of a durable-tier query (default PT6H, at most 7 days).")
   Duration durableQueryTimeout;
+
+  @Option(
+      names = "--engine-isolation",
+      defaultValue = "process",
+      description =
+          "Where tenant SQL runs: process (default: engine child processes, one per memory pool,"
+              + " that lake kills at their memory ceiling or when a statement overruns) or"
+              + " in-process (this JVM; for embedding and debugging only: a statement can exhaust"
+              + " the server's memory).")
+  String isolation;
+
+  @Option(
+      names = "--engine-process-ceiling-mb",
+      defaultValue = "0",
+      description =
+          "Hard memory ceiling (resident set) of one engine process, MiB; past it the process is"
+              + " killed and its statements fail RESOURCE_EXHAUSTED (256 .. 1048576; default 0 ="
+              + " twice the pool's memory plus the heap plus 256 MiB).")
+  long ceilingMb;
+
+  @Option(
+      names = "--engine-process-heap-mb",
+      defaultValue = "256",
+      description = "JVM heap of one engine process, MiB (64 .. 32768, default 256).")
+  long heapMb;
+
+  @Option(
+      names = "--engine-grace",
+      defaultValue = "PT2S",
+      description =
+          "How long a statement may take to stop after its deadline, a cancel or its client"
+              + " leaving before its engine process is killed (ISO-8601, 0.1 s .. 1 min, default"
+              + " PT2S).")
+  Duration grace;
+
+  @Option(
+      names = "--engine-planning-timeout",
+      defaultValue = "PT10S",
+      description =
+          "Longest planning (describe) of a statement inside the engine process (ISO-8601, 0.1 s"
+              + " .. 10 min, default PT10S).")
+  Duration planningTimeout;
+
+  @Option(
+      names = "--engine-spare",
+      defaultValue = "true",
+      arity = "1",
+      description = "Keep one started engine process ready to replace a killed one (default true).")
+  boolean spare;
+
+  /** The sandbox settings of these flags, validated by {@link SandboxConfig}. */
+  public SandboxConfig sandboxConfig() {
+    SandboxConfig.Isolation mode =
+        switch (isolation.toLowerCase(java.util.Locale.ROOT)) {
+          case "process" -> SandboxConfig.Isolation.PROCESS;
+          case "in-process" -> SandboxConfig.Isolation.IN_PROCESS;
+          default ->
+              throw new IllegalArgumentException(
+                  "--engine-isolation must be process or in-process: " + isolation);
+        };
+    SandboxConfig d = SandboxConfig.defaults();
+    return new SandboxConfig(
+        mode,
+        Math.multiplyExact(ceilingMb, 1L << 20),
+        Math.multiplyExact(heapMb, 1L << 20),
+        grace,
+        planningTimeout,
+        d.watchdogInterval(),
+        d.startTimeout(),
+        spare);
+  }
 
   /** {@code --snapshot-cache-mb} in bytes, or the engine's default share of its memory. */
   public long snapshotCacheBytes() {

@@ -276,6 +276,7 @@ public final class LakeCli implements Runnable {
           RuntimeConfig.builder(registrySource, keys, engine.engineConfig())
               .formatSettings(FormatFlags.settings(spec))
               .aws(awsConfig)
+              .sandbox(engine.sandboxConfig())
               .build();
       DurableTierConfig tierConfig = durable.config(worker.config(), aws.resultLayout());
       Clock clock = Clock.systemUTC();

@@ -30,6 +30,7 @@ import dev.lake.durable.JobProcessor;
 import dev.lake.durable.WorkerConfig;
 import dev.lake.engine.DuckDbQueryEngine;
 import dev.lake.engine.EngineConfig;
+import dev.lake.sandbox.SandboxConfig;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +119,10 @@ public final class LakeRuntime implements AutoCloseable {
       plugins.forEach(c -> c.owner().ifPresent(p.owned::add));
       List<TableResolver> resolvers = plugins.stream().map(CatalogPlugin::resolver).toList();
       List<TableReader> readers = plugins.stream().flatMap(c -> c.readers().stream()).toList();
-      QueryEngine engine = engine(config.engine(), readers);
+      QueryEngine engine =
+          config.sandbox().isolation() == SandboxConfig.Isolation.PROCESS
+              ? EngineProcesses.engine(config)
+              : engine(config.engine(), readers);
       return new LakeRuntime(p, engine, new Catalogs(resolvers), readers);
     } catch (RuntimeException e) {
       closeAll(p.owned, e);

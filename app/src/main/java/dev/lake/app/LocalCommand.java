@@ -95,6 +95,7 @@ final class LocalCommand implements Callable<Integer> {
         .durable(durableConfig())
         .engine(Optional.of(engine.engineConfig(new LocalLake.Layout(dataDir).spill())))
         .identity(identity.config())
+        .sandbox(engine.sandboxConfig())
         .build();
   }
 

@@ -20,6 +20,7 @@ import dev.lake.frontdoor.LakeServer;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
 import dev.lake.lance.demo.TpchDemo;
+import dev.lake.sandbox.SandboxConfig;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -104,7 +105,8 @@ final class LocalLake implements AutoCloseable {
       @RecordBuilder.Initializer("localDurable") Optional<DurableTierConfig> durable,
       Optional<EngineConfig> engine,
       @RecordBuilder.Initializer("staticTokens") IdentityConfig identity,
-      @RecordBuilder.Initializer("noGrants") List<String> grants) {
+      @RecordBuilder.Initializer("noGrants") List<String> grants,
+      @RecordBuilder.Initializer("inProcess") SandboxConfig sandbox) {
     public static final String DEFAULT_HOST = FrontDoorConfig.DEFAULT_HOST;
     public static final int DEFAULT_PORT = FrontDoorConfig.DEFAULT_PORT;
     public static final double DEFAULT_SCALE = 0.01;
@@ -138,6 +140,11 @@ final class LocalLake implements AutoCloseable {
 
     public static Optional<DurableTierConfig> localDurable() {
       return LocalLake.localDurable();
+    }
+
+    /** Embedded (tests): this JVM; {@code lake local} passes its flags' engine processes. */
+    public static SandboxConfig inProcess() {
+      return SandboxConfig.inProcess();
     }
 
     public static List<Object> noFormatSettings() {
@@ -215,6 +222,7 @@ final class LocalLake implements AutoCloseable {
                     new KeySource.CreatedFile(layout.keyRing()),
                     options.engineConfig(layout.spill()))
                 .formatSettings(options.formatSettings())
+                .sandbox(options.sandbox())
                 .build());
     Components components = null;
     Optional<DurableTier> durable = Optional.empty();

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.aws.AwsConfig;
 import dev.lake.engine.EngineConfig;
+import dev.lake.sandbox.SandboxConfig;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,19 +19,23 @@ import java.util.Optional;
  *     Iceberg REST catalog), handed to every installed table format, which looks up its own types
  *     ({@link dev.lake.core.FormatContext#findSettings}); from the command line through {@link
  *     FormatFlags}
+ * @param sandbox where tenant SQL runs: engine child processes ({@code --engine-isolation process},
+ *     every command's default) or this JVM (the builder's default, for embedding and tests)
  */
 public record RuntimeConfig(
     RegistrySource registry,
     KeySource keys,
     EngineConfig engine,
     List<Object> formatSettings,
-    Optional<AwsConfig> aws) {
+    Optional<AwsConfig> aws,
+    SandboxConfig sandbox) {
   public RuntimeConfig {
     requireNonNull(registry, "registry is null");
     requireNonNull(keys, "keys is null");
     requireNonNull(engine, "engine is null");
     formatSettings = List.copyOf(requireNonNull(formatSettings, "formatSettings is null"));
     requireNonNull(aws, "aws is null");
+    requireNonNull(sandbox, "sandbox is null");
     if (registry.table().isPresent() && aws.isEmpty()) {
       throw new IllegalArgumentException("a DynamoDB registry needs the AWS settings");
     }
@@ -51,6 +56,7 @@ public record RuntimeConfig(
     private final EngineConfig engine;
     private List<Object> formatSettings = List.of();
     private Optional<AwsConfig> aws = Optional.empty();
+    private SandboxConfig sandbox = SandboxConfig.inProcess();
 
     private Builder(RegistrySource registry, KeySource keys, EngineConfig engine) {
       this.registry = registry;
@@ -68,8 +74,13 @@ public record RuntimeConfig(
       return this;
     }
 
+    public Builder sandbox(SandboxConfig value) {
+      this.sandbox = value;
+      return this;
+    }
+
     public RuntimeConfig build() {
-      return new RuntimeConfig(registry, keys, engine, formatSettings, aws);
+      return new RuntimeConfig(registry, keys, engine, formatSettings, aws, sandbox);
     }
   }
 }

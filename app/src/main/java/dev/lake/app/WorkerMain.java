@@ -73,6 +73,7 @@ public final class WorkerMain implements Callable<Integer> {
                 registry.source(), new KeySource.Kms(aws.keyRingPrefix()), engine.engineConfig())
             .formatSettings(FormatFlags.settings(spec))
             .aws(Optional.of(aws.durable()))
+            .sandbox(engine.sandboxConfig())
             .build();
     return new Settings(config, worker.config(), worker.threads(), aws.resultLayout());
   }

@@ -1,0 +1,91 @@
+package dev.lake.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.ErrorCode;
+import dev.lake.core.LakeException;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.QueryStats;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+
+/**
+ * An execution running in an engine process: its result is the Arrow IPC stream on the call's
+ * connection, read as the caller pulls it. The stream counts as complete only when the engine's ok
+ * trailer follows the end-of-stream marker; an error trailer throws that error, and a connection
+ * that breaks (process killed) throws why it broke, never a clean end.
+ */
+final class RemoteExecution implements QueryExecution {
+  private final EngineCall call;
+  private final Reader reader;
+  private volatile QueryStats stats = QueryStats.NONE;
+
+  RemoteExecution(EngineCall call, BufferAllocator allocator) {
+    this.call = call;
+    this.reader = new Reader(allocator);
+  }
+
+  @Override
+  public ArrowReader reader() {
+    return reader;
+  }
+
+  @Override
+  public void cancel() {
+    call.stop(new LakeException(ErrorCode.CANCELLED, "The query was cancelled"), "was cancelled");
+  }
+
+  @Override
+  public QueryStats stats() {
+    return stats;
+  }
+
+  @Override
+  public void close() {
+    call.abandon();
+    try {
+      reader.close(false);
+    } catch (IOException e) {
+      // the vectors are released; the connection is the call's
+    }
+  }
+
+  private final class Reader extends ArrowStreamReader {
+    Reader(BufferAllocator allocator) {
+      super(call.channel(), allocator);
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      if (call.finished()) {
+        return false;
+      }
+      try {
+        if (super.loadNextBatch()) {
+          return true;
+        }
+      } catch (IOException | RuntimeException e) {
+        throw call.broken(e);
+      }
+      JsonNode trailer = call.reply();
+      stats = Wire.stats(trailer); // throws the engine's error
+      call.finish();
+      return false;
+    }
+
+    @Override
+    protected void initialize() throws IOException {
+      try {
+        super.initialize();
+      } catch (IOException | RuntimeException e) {
+        throw call.broken(e);
+      }
+    }
+
+    @Override
+    protected void closeReadSource() {
+      // the connection belongs to the call, which closes it once the engine is done
+    }
+  }
+}
