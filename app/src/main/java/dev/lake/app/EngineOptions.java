@@ -99,10 +99,10 @@ public final class EngineOptions {
 
   @Option(
       names = "--engine-planning-timeout",
-      defaultValue = "PT10S",
+      defaultValue = "PT30S",
       description =
           "Longest planning (describe) of a statement inside the engine process (ISO-8601, 0.1 s"
-              + " .. 10 min, default PT10S).")
+              + " .. 10 min, default PT30S).")
   Duration planningTimeout;
 
   @Option(

@@ -1,7 +1,10 @@
 package dev.lake.app;
 
+import dev.lake.core.AdmittedQuery;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.FormatContext;
+import dev.lake.core.QueryExecution;
+import dev.lake.core.SnapshotSet;
 import dev.lake.core.TableFormats;
 import dev.lake.core.TableReader;
 import dev.lake.engine.DuckDbQueryEngine;
@@ -13,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -45,6 +47,7 @@ public final class EngineProcessMain {
       plugins.forEach(c -> c.owner().ifPresent(owned::add));
       List<TableReader> readers = plugins.stream().flatMap(c -> c.readers().stream()).toList();
       try (DuckDbQueryEngine duck = new DuckDbQueryEngine(engine, readers)) {
+        warmUp(duck, allocator);
         EngineHost.serve(duck, allocator, socket, System.in);
       } finally {
         for (int i = owned.size() - 1; i >= 0; i--) {
@@ -53,6 +56,22 @@ public final class EngineProcessMain {
       }
     }
     System.exit(0);
+  }
+
+  /**
+   * Plans and runs one statement before the process listens, so a tenant's first statement does not
+   * pay for loading and compiling the engine's paths inside its planning timeout.
+   */
+  private static void warmUp(DuckDbQueryEngine engine, BufferAllocator allocator)
+      throws IOException {
+    AdmittedQuery query =
+        AdmittedQuery.of("SELECT 1 AS warm", AdmittedQuery.Kind.SELECT, List.of());
+    engine.plan(query, SnapshotSet.empty());
+    try (QueryExecution x = engine.execute(query, List.of(), SnapshotSet.empty(), allocator)) {
+      while (x.reader().loadNextBatch()) {
+        // drain
+      }
+    }
   }
 
   private static EngineConfig ownSpill(EngineConfig config) throws IOException {
@@ -82,9 +101,5 @@ public final class EngineProcessMain {
     } catch (IOException e) {
       // best effort
     }
-  }
-
-  static Optional<String> none() {
-    return Optional.empty();
   }
 }

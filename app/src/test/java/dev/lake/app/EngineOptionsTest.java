@@ -34,6 +34,34 @@ class EngineOptionsTest {
   }
 
   @Test
+  void engineIsolation_isProcessByDefault_andInProcessOnlyWhenAsked() {
+    var defaults = parse().sandboxConfig();
+    assertThat(defaults).isEqualTo(dev.lake.sandbox.SandboxConfig.defaults());
+    assertThat(defaults.isolation()).isEqualTo(dev.lake.sandbox.SandboxConfig.Isolation.PROCESS);
+    assertThat(defaults.grace()).isEqualTo(java.time.Duration.ofSeconds(2));
+    assertThat(defaults.ceilingFor(1L << 30)).isEqualTo((2L << 30) + (512L << 20));
+    var custom =
+        parse(
+                "--engine-isolation",
+                "in-process",
+                "--engine-process-ceiling-mb",
+                "1024",
+                "--engine-grace",
+                "PT1S",
+                "--engine-spare",
+                "false")
+            .sandboxConfig();
+    assertThat(custom.isolation()).isEqualTo(dev.lake.sandbox.SandboxConfig.Isolation.IN_PROCESS);
+    assertThat(custom.ceilingFor(1L << 30)).isEqualTo(1L << 30);
+    assertThat(custom.grace()).isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(custom.spare()).isFalse();
+    assertThatThrownBy(() -> parse("--engine-isolation", "thread").sandboxConfig())
+        .hasMessage("--engine-isolation must be process or in-process: thread");
+    assertThatThrownBy(() -> parse("--engine-grace", "PT5M").sandboxConfig())
+        .hasMessageContaining("engineGrace");
+  }
+
+  @Test
   void snapshotCache_isOnByDefault_withAQuarterOfTheEngineMemory_andZeroTurnsItOff() {
     var defaults = parse().engineConfig(Path.of("/tmp/spill"));
     assertThat(defaults.snapshotCacheBytes()).isEqualTo(defaults.memoryLimitBytes() / 4);

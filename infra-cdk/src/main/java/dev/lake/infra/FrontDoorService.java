@@ -93,7 +93,12 @@ final class FrontDoorService extends Construct {
     environment.put(LakeEnv.TRUSTED_TLS_PROXY, "true");
     environment.put(LakeEnv.DURABLE, "aws");
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
-    environment.put(LakeEnv.ENGINE_MEMORY_MB, Integer.toString(settings.frontDoorMemoryMiB() / 4));
+    // engine processes: 4 pools of an eighth of the task in all, each process capped at an eighth
+    // of the task (4 × 1/8 + a spare's ~0.3 GiB, beside the front door's own quarter-heap JVM)
+    environment.put(LakeEnv.ENGINE_MEMORY_MB, Integer.toString(settings.frontDoorMemoryMiB() / 8));
+    environment.put(LakeEnv.ENGINE_MEMORY_POOLS, "4");
+    environment.put(
+        LakeEnv.ENGINE_PROCESS_CEILING_MB, Integer.toString(settings.frontDoorMemoryMiB() / 8));
     environment.put(LakeEnv.METRICS_HOST, "0.0.0.0");
     environment.put(LakeEnv.METRICS_PORT, Integer.toString(settings.metricsPort()));
     task.addContainer(

@@ -20,9 +20,15 @@ final class LakeEnv {
   // the engine's spill directory (--spill-dir): both sides; only /tmp is writable in Lambda
   static final String SPILL_DIR = "LAKE_SPILL_DIR";
 
-  // the engine's memory (--engine-memory-mb): both sides, a quarter of the task's or function's
-  // memory (the JVM's default heap takes another quarter, Arrow's direct buffers come on top)
+  // the engine's memory (--engine-memory-mb): both sides; the engine runs in engine processes
+  // (docs/security.md "Engine processes"), each of which may grow to its ceiling, so the engine
+  // memory and the ceilings are set together below the task's or function's memory
   static final String ENGINE_MEMORY_MB = "LAKE_ENGINE_MEMORY_MB";
+
+  // one engine process's memory ceiling (--engine-process-ceiling-mb) and the pool count
+  // (--engine-memory-pools, one engine process each)
+  static final String ENGINE_PROCESS_CEILING_MB = "LAKE_ENGINE_PROCESS_CEILING_MB";
+  static final String ENGINE_MEMORY_POOLS = "LAKE_ENGINE_MEMORY_POOLS";
 
   // the Iceberg data-file cache DuckDB reads (--iceberg-file-cache-dir/-mb): both sides
   static final String ICEBERG_FILE_CACHE_DIR = "LAKE_ICEBERG_FILE_CACHE_DIR";

@@ -46,7 +46,12 @@ final class WorkerFunction extends Construct {
         LakeEnv.WORKER_MAX_FAN_OUT,
         Integer.toString(Math.max(1, settings.workerMaxConcurrency() - 2)));
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
+    // one job at a time (batch size 1): one engine process of a quarter of the function's memory,
+    // capped at half of it (the worker's own JVM keeps its default quarter heap; a spare ~0.3 GiB)
     environment.put(LakeEnv.ENGINE_MEMORY_MB, Integer.toString(settings.workerMemoryMiB() / 4));
+    environment.put(LakeEnv.ENGINE_MEMORY_POOLS, "1");
+    environment.put(
+        LakeEnv.ENGINE_PROCESS_CEILING_MB, Integer.toString(settings.workerMemoryMiB() / 2));
     // /tmp is the function's 4 GiB ephemeral storage, shared with spill: a quarter for Iceberg
     // files
     environment.put(LakeEnv.ICEBERG_FILE_CACHE_DIR, "/tmp/lake-iceberg-files");

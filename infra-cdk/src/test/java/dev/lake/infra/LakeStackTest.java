@@ -102,8 +102,11 @@ class LakeStackTest {
                             // in name order, as the task definition lists them
                             List.of(
                                 env("LAKE_DURABLE", "aws"),
-                                // a quarter of the 8 GiB task
-                                env("LAKE_ENGINE_MEMORY_MB", "2048"),
+                                // an eighth of the 8 GiB task in 4 engine processes, each
+                                // capped at an eighth
+                                env("LAKE_ENGINE_MEMORY_MB", "1024"),
+                                env("LAKE_ENGINE_MEMORY_POOLS", "4"),
+                                env("LAKE_ENGINE_PROCESS_CEILING_MB", "1024"),
                                 env("LAKE_HOST", "0.0.0.0"),
                                 Match.objectLike(Map.of("Name", "LAKE_JOB_QUEUE_URL")),
                                 Match.objectLike(Map.of("Name", "LAKE_JOB_TABLE")),
@@ -137,6 +140,8 @@ class LakeStackTest {
                         Match.objectLike(
                             Map.of(
                                 "LAKE_ENGINE_MEMORY_MB", "1024",
+                                "LAKE_ENGINE_MEMORY_POOLS", "1",
+                                "LAKE_ENGINE_PROCESS_CEILING_MB", "2048",
                                 "LAKE_WORKER_MAX_EXECUTION_SECONDS", "840",
                                 "LAKE_WORKER_LAMBDA_MARGIN_SECONDS", "20",
                                 "LAKE_WORKER_MAX_FAN_OUT", "8"))))));

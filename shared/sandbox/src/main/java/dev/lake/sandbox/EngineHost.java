@@ -119,7 +119,7 @@ public final class EngineHost {
       }
       switch (request.op()) {
         case STATS -> Frames.write(channel, Wire.cache(engine.cacheStats()));
-        case PLAN -> plan(channel, request);
+        case PLAN, PARAMETER_TYPES -> plan(channel, request);
         case EXECUTE -> execute(channel, request);
       }
     } catch (IOException e) {

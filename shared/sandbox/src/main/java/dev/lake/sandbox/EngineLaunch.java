@@ -2,10 +2,16 @@ package dev.lake.sandbox;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.File;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How to start one engine process: a Java main class on this JVM's own class path (so the child
@@ -43,10 +49,39 @@ public record EngineLaunch(
     command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(classPath());
     command.add(mainClass);
     command.add(socket.toString());
     command.addAll(args);
     return command;
+  }
+
+  /**
+   * This JVM's class path, plus the jars of any URL class loader the main class was loaded by (the
+   * Lambda runtime loads the function's code with a class loader of its own, not from the class
+   * path), so the child finds the same classes.
+   */
+  String classPath() {
+    Set<String> entries =
+        new LinkedHashSet<>(
+            List.of(System.getProperty("java.class.path", "").split(File.pathSeparator)));
+    try {
+      ClassLoader loader =
+          Class.forName(mainClass, false, Thread.currentThread().getContextClassLoader())
+              .getClassLoader();
+      for (; loader != null; loader = loader.getParent()) {
+        if (loader instanceof URLClassLoader urls) {
+          for (URL url : urls.getURLs()) {
+            if ("file".equals(url.getProtocol())) {
+              entries.add(Path.of(url.toURI()).toString());
+            }
+          }
+        }
+      }
+    } catch (ClassNotFoundException | URISyntaxException | RuntimeException e) {
+      // the class path alone; a child that cannot find its main class fails to start, loudly
+    }
+    entries.remove("");
+    return String.join(File.pathSeparator, entries);
   }
 }

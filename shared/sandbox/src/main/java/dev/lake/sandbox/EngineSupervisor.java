@@ -286,7 +286,8 @@ public final class EngineSupervisor implements AutoCloseable {
       rss += p.rssBytes();
       peak = Math.max(peak, p.peakRssBytes());
     }
-    return new Figures(live.size(), started.get(), breaches.get(), stopKills.get(), rss, peak);
+    return new Figures(
+        live.size(), started.get(), breaches.get(), stopKills.get(), rss, peak, leases.running());
   }
 
   /**
@@ -296,6 +297,7 @@ public final class EngineSupervisor implements AutoCloseable {
    * @param overrunKills processes killed because a statement did not stop within the grace
    * @param residentBytes their resident sets summed (last samples)
    * @param peakResidentBytes the largest resident set any process had
+   * @param runningStatements statements (and plans) holding a slot now
    */
   public record Figures(
       int live,
@@ -303,7 +305,8 @@ public final class EngineSupervisor implements AutoCloseable {
       long ceilingKills,
       long overrunKills,
       long residentBytes,
-      long peakResidentBytes) {}
+      long peakResidentBytes,
+      int runningStatements) {}
 
   /** Process ids of the live processes, oldest first (tests). */
   List<Long> pids() {

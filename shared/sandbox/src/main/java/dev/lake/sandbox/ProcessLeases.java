@@ -3,7 +3,6 @@ package dev.lake.sandbox;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -98,17 +97,17 @@ final class ProcessLeases {
     }
   }
 
-  /** Leases held on {@code slot} now (for tests and meters). */
-  int running(int slot) {
+  /** Leases held now over every slot (for meters and tests). */
+  int running() {
     lock.lock();
     try {
-      return running[slot];
+      int sum = 0;
+      for (int r : running) {
+        sum += r;
+      }
+      return sum;
     } finally {
       lock.unlock();
     }
-  }
-
-  static long millis(Duration d) {
-    return TimeUnit.NANOSECONDS.toMillis(d.toNanos());
   }
 }

@@ -42,7 +42,7 @@ public record SandboxConfig(
   public static final long MAX_CEILING = 1L << 40;
   public static final long DEFAULT_HEAP = 256L << 20;
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
-  public static final Duration DEFAULT_PLANNING_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_PLANNING_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_WATCHDOG_INTERVAL = Duration.ofMillis(25);
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -60,7 +60,7 @@ public record SandboxConfig(
     Bounds.check("engineStartTimeout", startTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
   }
 
-  /** Process isolation, derived ceiling, 256 MiB heap, 2 s grace, 10 s planning, a spare. */
+  /** Process isolation, derived ceiling, 256 MiB heap, 2 s grace, 30 s planning, a spare. */
   public static SandboxConfig defaults() {
     return new SandboxConfig(
         Isolation.PROCESS,
@@ -107,6 +107,12 @@ public record SandboxConfig(
         watchdogInterval,
         startTimeout,
         spare);
+  }
+
+  /** This config with the given planning timeout. */
+  public SandboxConfig withPlanningTimeout(Duration value) {
+    return new SandboxConfig(
+        isolation, ceilingBytes, heapBytes, grace, value, watchdogInterval, startTimeout, spare);
   }
 
   /**

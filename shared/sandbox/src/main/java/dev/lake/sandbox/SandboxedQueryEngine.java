@@ -67,6 +67,16 @@ public final class SandboxedQueryEngine implements QueryEngine {
 
   @Override
   public Schema plan(AdmittedQuery query, SnapshotSet snapshots) {
+    return describe(Wire.Op.PLAN, query, snapshots);
+  }
+
+  @Override
+  public Schema parameterTypes(AdmittedQuery query, SnapshotSet snapshots) {
+    return describe(Wire.Op.PARAMETER_TYPES, query, snapshots);
+  }
+
+  /** Planning in the tenant's engine process, bounded by the planning timeout plus the grace. */
+  private Schema describe(Wire.Op op, AdmittedQuery query, SnapshotSet snapshots) {
     Duration timeout = supervisor.config().planningTimeout();
     LakeException overrun =
         new LakeException(
@@ -79,7 +89,7 @@ public final class SandboxedQueryEngine implements QueryEngine {
         EngineCall.open(
             supervisor,
             tenant,
-            Wire.request(Wire.Op.PLAN, tenant, query, snapshots, List.of(), Optional.empty()),
+            Wire.request(op, tenant, query, snapshots, List.of(), Optional.empty()),
             timeout,
             overrun);
     try {

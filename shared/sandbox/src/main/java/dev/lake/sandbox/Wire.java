@@ -33,6 +33,8 @@ final class Wire {
   enum Op {
     /** The result schema ({@code QueryEngine.plan}). */
     PLAN,
+    /** The placeholders' types ({@code QueryEngine.parameterTypes}). */
+    PARAMETER_TYPES,
     /** Run the statement: header reply, then an Arrow IPC stream, then a trailer reply. */
     EXECUTE,
     /** The engine's cache figures. */
