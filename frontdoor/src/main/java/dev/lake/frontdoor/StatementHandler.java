@@ -105,9 +105,13 @@ final class StatementHandler {
   /** A statement ready to run: admitted, authorized, pinned to exact snapshots and planned. */
   record Planned(AdmittedQuery query, SnapshotSet snapshots, Schema schema) {}
 
-  /** The planned schema with Flight SQL column metadata (see {@link ColumnMetadata}). */
-  private Schema described(AdmittedQuery query, SnapshotSet snapshots) {
-    Schema planned = engine.plan(query, snapshots);
+  /**
+   * The planned schema with Flight SQL column metadata (see {@link ColumnMetadata}), planned where
+   * {@code tenant}'s statements run (with engine processes: its own process, so a statement whose
+   * planning explodes never touches another tenant's).
+   */
+  private Schema described(String tenant, AdmittedQuery query, SnapshotSet snapshots) {
+    Schema planned = engine.forTenant(tenant).plan(query, snapshots);
     return ColumnMetadata.decorate(planned, query.origins().forColumns(planned.getFields().size()));
   }
 
@@ -121,7 +125,9 @@ final class StatementHandler {
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
       notes.snapshots(r.snapshots());
-      Planned planned = new Planned(r.query(), r.snapshots(), described(r.query(), r.snapshots()));
+      Planned planned =
+          new Planned(
+              r.query(), r.snapshots(), described(principal.tenant(), r.query(), r.snapshots()));
       notes.planned(Duration.ofNanos(System.nanoTime() - start));
       return planned;
     }
@@ -258,8 +264,9 @@ final class StatementHandler {
     try (AdmissionGates.Permit ignored = gates.enter(principal.tenant())) {
       Resolved r = resolve(principal, sql);
       notes.snapshots(r.snapshots());
-      Schema dataset = described(r.query(), r.snapshots());
-      Schema parameters = engine.parameterTypes(r.query(), r.snapshots());
+      Schema dataset = described(principal.tenant(), r.query(), r.snapshots());
+      Schema parameters =
+          engine.forTenant(principal.tenant()).parameterTypes(r.query(), r.snapshots());
       byte[] handle = sealPrepared(principal, new PreparedHandle(sql, List.of()));
       notes.planned(Duration.ofNanos(System.nanoTime() - start));
       return ActionCreatePreparedStatementResult.newBuilder()

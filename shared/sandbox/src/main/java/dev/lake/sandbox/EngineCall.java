@@ -10,6 +10,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One request on one engine connection, from the supervisor's side, with the rules that bound it:
@@ -27,6 +28,7 @@ final class EngineCall {
   private final ScheduledFuture<?> deadline;
   private volatile ScheduledFuture<?> killer;
   private volatile LakeException failure;
+  private final AtomicLong peakRss;
 
   private EngineCall(
       EngineSupervisor supervisor,
@@ -37,6 +39,7 @@ final class EngineCall {
     this.supervisor = supervisor;
     this.lease = lease;
     this.channel = channel;
+    this.peakRss = lease.process().track();
     this.deadline =
         supervisor.schedule(
             () -> stop(overrun, "ran past its deadline of " + human(timeout)), timeout);
@@ -165,8 +168,17 @@ final class EngineCall {
     if (k != null) {
       k.cancel(false);
     }
+    lease.process().untrack(peakRss);
     closeQuietly(channel);
     supervisor.release(lease);
+  }
+
+  /**
+   * The engine process's largest resident set sampled while this call ran: the memory its tenant's
+   * statements in that process used together (one tenant per process at a time).
+   */
+  long peakResidentBytes() {
+    return peakRss.get();
   }
 
   boolean finished() {

@@ -27,6 +27,8 @@ final class EngineProcess {
   private final AtomicReference<LakeException> death = new AtomicReference<>();
   private final AtomicLong rssBytes = new AtomicLong();
   private final AtomicLong peakRssBytes = new AtomicLong();
+  private final java.util.Set<AtomicLong> running =
+      java.util.Collections.newSetFromMap(new java.util.concurrent.ConcurrentHashMap<>());
 
   EngineProcess(int id, Process process, Path socket, long ceilingBytes) {
     this.id = id;
@@ -87,11 +89,28 @@ final class EngineProcess {
     }
   }
 
-  /** Records one resident-set sample; true when it is past the ceiling. */
+  /**
+   * Records one resident-set sample (also as the peak of every statement running now); true when it
+   * is past the ceiling.
+   */
   boolean sample(long bytes) {
     rssBytes.set(bytes);
     peakRssBytes.accumulateAndGet(bytes, Math::max);
+    for (AtomicLong peak : running) {
+      peak.accumulateAndGet(bytes, Math::max);
+    }
     return bytes > ceilingBytes;
+  }
+
+  /** A statement starts: the returned figure follows the process's resident set until it ends. */
+  AtomicLong track() {
+    AtomicLong peak = new AtomicLong(rssBytes.get());
+    running.add(peak);
+    return peak;
+  }
+
+  void untrack(AtomicLong peak) {
+    running.remove(peak);
   }
 
   long rssBytes() {

@@ -69,7 +69,15 @@ final class RemoteExecution implements QueryExecution {
         throw call.broken(e);
       }
       JsonNode trailer = call.reply();
-      stats = Wire.stats(trailer); // throws the engine's error
+      QueryStats engine = Wire.stats(trailer); // throws the engine's error
+      // the process's resident peak while the statement ran stands for its engine memory
+      stats =
+          new QueryStats(
+              engine.scannedBytes(),
+              engine.resultBytes(),
+              engine.arrowPeakBytes(),
+              Math.max(engine.engineMemoryBytes(), call.peakResidentBytes()),
+              engine.spillBytes());
       call.finish();
       return false;
     }
