@@ -1,4 +1,4 @@
-package dev.lake.runtime;
+package dev.lake.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.lake.runtime;
+package dev.lake.app;
 
 import dev.lake.core.AdmittedQuery;
 import dev.lake.core.Grant;
@@ -25,8 +25,8 @@ import org.apache.arrow.memory.RootAllocator;
  * query's whole engine round trip (P1's engine part: {@code SELECT * FROM lake.tpch.nation}) and a
  * full lineitem scan's throughput (P2's engine part), in-process engine vs engine process, both
  * with the snapshot cache as shipped. Not the Flight bench (its stack builds the engine itself); it
- * isolates what the boundary adds. {@code java -cp … dev.lake.runtime.SandboxPriceBenchmark <dir>
- * <sf> <runs>}.
+ * isolates what the boundary adds. {@code java -cp … dev.lake.app.SandboxPriceBenchmark <dir> <sf>
+ * <runs>}.
  */
 public final class SandboxPriceBenchmark {
   private SandboxPriceBenchmark() {}
