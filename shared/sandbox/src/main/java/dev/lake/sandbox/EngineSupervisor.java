@@ -243,7 +243,7 @@ public final class EngineSupervisor implements AutoCloseable {
   }
 
   /** VmRSS of {@code pid} from {@code /proc}, 0 if it cannot be read (process gone). */
-  static long residentBytes(long pid) {
+  public static long residentBytes(long pid) {
     try (Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid), "status"))) {
       return lines
           .filter(l -> l.startsWith("VmRSS:"))
