@@ -120,6 +120,7 @@ public final class EngineHost {
       switch (request.op()) {
         case STATS -> Frames.write(channel, Wire.cache(engine.cacheStats()));
         case PLAN, PARAMETER_TYPES -> plan(channel, request);
+        case SPLITS -> splits(channel, request);
         case EXECUTE -> execute(channel, request);
       }
     } catch (IOException e) {
@@ -136,6 +137,23 @@ public final class EngineHost {
               .forTenant(request.tenant())
               .plan(request.query().orElseThrow(), request.snapshots());
       Frames.write(channel, Wire.schema(schema));
+    } catch (RuntimeException e) {
+      Frames.write(channel, Wire.error(asLake(e)));
+    }
+  }
+
+  private void splits(SocketChannel channel, Wire.Request request) throws IOException {
+    try {
+      Frames.write(
+          channel,
+          Wire.splits(
+              engine
+                  .forTenant(request.tenant())
+                  .splits(
+                      request.query().orElseThrow(),
+                      request.snapshots(),
+                      request.targetRows(),
+                      request.maxSplits())));
     } catch (RuntimeException e) {
       Frames.write(channel, Wire.error(asLake(e)));
     }

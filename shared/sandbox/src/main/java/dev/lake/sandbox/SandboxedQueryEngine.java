@@ -75,16 +75,39 @@ public final class SandboxedQueryEngine implements QueryEngine {
     return describe(Wire.Op.PARAMETER_TYPES, query, snapshots);
   }
 
+  /** Splitting reads table metadata in the tenant's engine process, bounded like planning. */
+  @Override
+  public List<SnapshotSet> splits(
+      AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
+    EngineCall call =
+        EngineCall.open(
+            supervisor,
+            tenant,
+            Wire.splitsRequest(tenant, query, snapshots, targetRows, maxSplits),
+            supervisor.config().planningTimeout(),
+            planningOverrun(supervisor.config().planningTimeout()));
+    try {
+      List<SnapshotSet> splits = Wire.splits(call.reply());
+      call.finish();
+      return splits;
+    } finally {
+      call.abandon();
+    }
+  }
+
+  private static LakeException planningOverrun(Duration timeout) {
+    return new LakeException(
+        ErrorCode.DEADLINE_EXCEEDED,
+        "Planning the statement took longer than "
+            + EngineCall.human(timeout)
+            + " and was stopped (--engine-planning-timeout); simplify its constant"
+            + " expressions");
+  }
+
   /** Planning in the tenant's engine process, bounded by the planning timeout plus the grace. */
   private Schema describe(Wire.Op op, AdmittedQuery query, SnapshotSet snapshots) {
     Duration timeout = supervisor.config().planningTimeout();
-    LakeException overrun =
-        new LakeException(
-            ErrorCode.DEADLINE_EXCEEDED,
-            "Planning the statement took longer than "
-                + EngineCall.human(timeout)
-                + " and was stopped (--engine-planning-timeout); simplify its constant"
-                + " expressions");
+    LakeException overrun = planningOverrun(timeout);
     EngineCall call =
         EngineCall.open(
             supervisor,

@@ -37,6 +37,8 @@ final class Wire {
     PARAMETER_TYPES,
     /** Run the statement: header reply, then an Arrow IPC stream, then a trailer reply. */
     EXECUTE,
+    /** The statement's splits ({@code QueryEngine.splits}). */
+    SPLITS,
     /** The engine's cache figures. */
     STATS
   }
@@ -48,7 +50,9 @@ final class Wire {
       Optional<AdmittedQuery> query,
       SnapshotSet snapshots,
       List<Object> parameters,
-      Optional<Duration> timeout) {}
+      Optional<Duration> timeout,
+      long targetRows,
+      int maxSplits) {}
 
   private Wire() {}
 
@@ -72,6 +76,28 @@ final class Wire {
     return node;
   }
 
+  static ObjectNode splitsRequest(
+      String tenant, AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
+    ObjectNode node = request(Op.SPLITS, tenant, query, snapshots, List.of(), Optional.empty());
+    node.put("targetRows", targetRows);
+    node.put("maxSplits", maxSplits);
+    return node;
+  }
+
+  static ObjectNode splits(List<SnapshotSet> splits) {
+    ObjectNode node = ok();
+    var array = node.putArray("splits");
+    splits.forEach(s -> array.add(SnapshotCodec.toJson(s)));
+    return node;
+  }
+
+  static List<SnapshotSet> splits(JsonNode reply) {
+    check(reply);
+    List<SnapshotSet> out = new ArrayList<>();
+    reply.path("splits").forEach(s -> out.add(SnapshotCodec.fromJson(s)));
+    return out;
+  }
+
   static ObjectNode statsRequest() {
     ObjectNode node = NODES.objectNode();
     node.put("op", Op.STATS.name());
@@ -82,7 +108,7 @@ final class Wire {
     Op op = Op.valueOf(node.path("op").asText());
     if (op == Op.STATS) {
       return new Request(
-          op, "", Optional.empty(), SnapshotSet.empty(), List.of(), Optional.empty());
+          op, "", Optional.empty(), SnapshotSet.empty(), List.of(), Optional.empty(), 0, 0);
     }
     List<TableRef> tables = new ArrayList<>();
     node.path("tables").forEach(t -> tables.add(TableRef.parse(t.asText())));
@@ -101,7 +127,9 @@ final class Wire {
         Optional.of(query),
         SnapshotCodec.fromJson(node.get("snapshots")),
         ParameterCodec.fromJson(node.get("parameters")),
-        timeout);
+        timeout,
+        node.path("targetRows").asLong(),
+        node.path("maxSplits").asInt());
   }
 
   static ObjectNode ok() {
