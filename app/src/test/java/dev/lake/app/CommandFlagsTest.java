@@ -60,6 +60,12 @@ class CommandFlagsTest {
     c.put("--engine-memory-mb", Case.of("--engine-memory-mb", "512", "1"));
     c.put("--snapshot-cache-mb", Case.of("--snapshot-cache-mb", "32", "100000000"));
     c.put("--engine-memory-pools", Case.of("--engine-memory-pools", "2", "99"));
+    c.put("--engine-isolation", Case.of("--engine-isolation", "in-process", "thread"));
+    c.put("--engine-process-ceiling-mb", Case.of("--engine-process-ceiling-mb", "1024", "1"));
+    c.put("--engine-process-heap-mb", Case.of("--engine-process-heap-mb", "128", "1"));
+    c.put("--engine-grace", Case.of("--engine-grace", "PT1S", "PT5M"));
+    c.put("--engine-planning-timeout", Case.of("--engine-planning-timeout", "PT10S", "PT1H"));
+    c.put("--engine-spare", Case.of("--engine-spare", "false", null));
     c.put("--query-timeout", Case.of("--query-timeout", "PT30S", "PT2H"));
     c.put("--max-query-timeout", Case.of("--max-query-timeout", "PT2H", "PT25H"));
     c.put("--durable-query-timeout", Case.of("--durable-query-timeout", "PT1H", "P8D"));
