@@ -15,11 +15,26 @@ final class EngineErrors {
   private static final java.util.regex.Pattern FILE_ERROR =
       java.util.regex.Pattern.compile("(?i)\\b(file|files|pattern)\\b");
 
+  /**
+   * DuckDB's JDBC driver 1.5 reports a statement that failed while it ran as "Invalid Input Error:
+   * Attempting to execute an unsuccessful or closed pending query result" followed by {@code Error:
+   * <the failure>}; the failure is what is classified and shown.
+   */
+  private static final String PENDING_WRAPPER =
+      "Invalid Input Error: Attempting to execute an unsuccessful or closed pending query result";
+
+  static String cause(String message) {
+    int inner = message.indexOf("\nError: ");
+    return message.startsWith(PENDING_WRAPPER) && inner >= 0
+        ? message.substring(inner + "\nError: ".length())
+        : message;
+  }
+
   static LakeException failure(Throwable e, boolean cancelled, DuckDbExecution.Limits limits) {
     if (e instanceof LakeException) {
       return (LakeException) e;
     }
-    String message = String.valueOf(e.getMessage());
+    String message = cause(String.valueOf(e.getMessage()));
     if (cancelled || message.contains("INTERRUPT")) {
       return new LakeException(ErrorCode.CANCELLED, "The query was cancelled", e);
     }
