@@ -22,7 +22,8 @@ final class ConfinedRegistry implements Registry {
 
   @Override
   public Entry register(TableRef ref, String format, String location, Map<String, String> options) {
-    requireNonNull(location, "location is null");
+    // the entry's own checks first (name, format), so their errors come before the location's
+    new Entry(ref, format, location, options, "unchecked", 0);
     locations.checkRegistration(location);
     return store.register(ref, format, location, options);
   }

@@ -35,29 +35,33 @@ import java.util.regex.Pattern;
  * a link to a file outside). Components that do not exist end the walk: reading them fails later as
  * a missing file, which reveals nothing outside.
  *
+ * <p>A plain record of strings, so a process can hand it to an engine child process as JSON. {@link
+ * #NONE} allows nothing: every read fails closed (a deployment that named no location).
+ *
  * @param s3Prefixes normalized {@code s3://bucket/prefix/} prefixes (ending in {@code /})
  * @param localRoots allowed local directories, absolute and normalized: each as configured and,
  *     where it differs, its real path (a root's own ancestors are the operator's choice)
  */
-public record DataLocations(List<String> s3Prefixes, List<Path> localRoots) {
+public record DataLocations(List<String> s3Prefixes, List<String> localRoots) {
   /** The flag and variable named in errors. */
   public static final String FLAG = "--data-locations (LAKE_DATA_LOCATIONS)";
+
+  /** No location at all: every table read is refused. */
+  public static final DataLocations NONE = new DataLocations(List.of(), List.of());
 
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
   public DataLocations {
     s3Prefixes = List.copyOf(requireNonNull(s3Prefixes, "s3Prefixes is null"));
     localRoots = List.copyOf(requireNonNull(localRoots, "localRoots is null"));
-    if (s3Prefixes.isEmpty() && localRoots.isEmpty()) {
-      throw new IllegalArgumentException(FLAG + " names no location");
-    }
     for (String p : s3Prefixes) {
       if (!p.endsWith("/") || s3(p).filter(p::equals).isEmpty()) {
         throw new IllegalArgumentException("not a normalized s3://bucket/prefix/: " + p);
       }
     }
-    for (Path r : localRoots) {
-      if (!r.isAbsolute() || !r.normalize().equals(r)) {
+    for (String r : localRoots) {
+      Path p = Path.of(r);
+      if (!p.isAbsolute() || !p.normalize().toString().equals(r)) {
         throw new IllegalArgumentException("not an absolute normalized directory: " + r);
       }
     }
@@ -73,7 +77,7 @@ public record DataLocations(List<String> s3Prefixes, List<Path> localRoots) {
   public static DataLocations parse(String csv, boolean localPathsAllowed) {
     requireNonNull(csv, "csv is null");
     Set<String> prefixes = new LinkedHashSet<>();
-    Set<Path> roots = new LinkedHashSet<>();
+    Set<String> roots = new LinkedHashSet<>();
     for (String raw : csv.split(",", -1)) {
       String entry = raw.trim();
       if (entry.isEmpty()) {
@@ -118,6 +122,13 @@ public record DataLocations(List<String> s3Prefixes, List<Path> localRoots) {
     return new DataLocations(List.of(), rootAndRealPath(dir));
   }
 
+  /** These locations and {@code directory} (created if missing): local mode's data directory. */
+  public DataLocations plus(Path directory) {
+    Set<String> roots = new LinkedHashSet<>(localRoots);
+    roots.addAll(of(directory).localRoots());
+    return new DataLocations(s3Prefixes, List.copyOf(roots));
+  }
+
   /** Whether any allowed location is a local directory (refused off local mode). */
   public boolean hasLocalRoots() {
     return !localRoots.isEmpty();
@@ -142,9 +153,9 @@ public record DataLocations(List<String> s3Prefixes, List<Path> localRoots) {
     if (path.isEmpty()) {
       return false;
     }
-    for (Path root : localRoots) {
+    for (String root : localRoots) {
       if (path.get().startsWith(root)) {
-        return noLinkBelow(root, path.get());
+        return noLinkBelow(Path.of(root), path.get());
       }
     }
     return false;
@@ -198,7 +209,7 @@ public record DataLocations(List<String> s3Prefixes, List<Path> localRoots) {
   @Override
   public String toString() {
     List<String> all = new ArrayList<>(s3Prefixes);
-    localRoots.forEach(r -> all.add(r.toString()));
+    all.addAll(localRoots);
     return String.join(",", all);
   }
 
@@ -312,13 +323,15 @@ public record DataLocations(List<String> s3Prefixes, List<Path> localRoots) {
     }
   }
 
-  private static List<Path> rootAndRealPath(Path dir) {
+  private static List<String> rootAndRealPath(Path dir) {
     Path given = dir.toAbsolutePath().normalize();
     try {
       Path real = given.toRealPath();
-      return real.equals(given) ? List.of(given) : List.of(given, real);
+      return real.equals(given)
+          ? List.of(given.toString())
+          : List.of(given.toString(), real.toString());
     } catch (IOException e) {
-      return List.of(given);
+      return List.of(given.toString());
     }
   }
 
