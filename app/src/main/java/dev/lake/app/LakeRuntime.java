@@ -12,7 +12,6 @@ import dev.lake.aws.S3ObjectStore;
 import dev.lake.aws.SqsJobQueue;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
-import dev.lake.core.DataLocations;
 import dev.lake.core.FormatContext;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
@@ -103,14 +102,7 @@ public final class LakeRuntime implements AutoCloseable {
     try {
       p.clients = config.aws().map(AwsClients::new);
       p.clients.ifPresent(p.owned::add);
-      // registrations through this process obey its data locations (reads check them again)
-      p.registry =
-          config.formatSettings().stream()
-              .filter(DataLocations.class::isInstance)
-              .map(DataLocations.class::cast)
-              .findFirst()
-              .orElseThrow()
-              .confine(registry(config.registry(), p.clients));
+      p.registry = registry(config.registry(), p.clients);
       p.keys = keys(config.keys(), p.clients, config.aws());
       if (p.keys instanceof AutoCloseable closeable
           && !(config.keys() instanceof KeySource.Given)) {

@@ -3,7 +3,6 @@ package dev.lake.app;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.CacheStats;
-import dev.lake.core.DataLocations;
 import dev.lake.core.Grant;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
@@ -31,7 +30,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -206,24 +204,6 @@ final class LocalLake implements AutoCloseable {
     return start(options, LimitOptions.defaults(), out);
   }
 
-  /**
-   * {@code settings} whose {@link DataLocations} (those given, or none) also allow local mode's
-   * data directory, where its demo tables live.
-   */
-  static List<Object> withDataDirectory(List<Object> settings, Path dataDir) {
-    List<Object> out = new ArrayList<>();
-    DataLocations locations = null;
-    for (Object s : settings) {
-      if (s instanceof DataLocations l) {
-        locations = l;
-      } else {
-        out.add(s);
-      }
-    }
-    out.add(locations == null ? DataLocations.of(dataDir) : locations.plus(dataDir));
-    return List.copyOf(out);
-  }
-
   /** As above, with the load bounds of {@code limits} (flags of {@code bin/lake local}). */
   static LocalLake start(Options options, LimitOptions limits, PrintWriter out) {
     requireNonNull(limits, "limits is null");
@@ -242,7 +222,7 @@ final class LocalLake implements AutoCloseable {
                     RegistrySource.file(layout.registry()),
                     new KeySource.CreatedFile(layout.keyRing()),
                     options.engineConfig(layout.spill()))
-                .formatSettings(withDataDirectory(options.formatSettings(), layout.dataDir()))
+                .formatSettings(options.formatSettings())
                 .sandbox(options.sandbox())
                 .build());
     Components components = null;

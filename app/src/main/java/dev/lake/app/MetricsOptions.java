@@ -1,23 +1,20 @@
 package dev.lake.app;
 
 import dev.lake.frontdoor.MetricsEndpoint;
-import dev.lake.frontdoor.TransportPolicy;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
  * The {@code --metrics-*} flags of {@code serve}: the Prometheus scrape endpoint is off unless
- * {@code --metrics-port} names a port, and listens on a loopback address only ({@link
- * TransportPolicy#checkMetrics}: it is anonymous plaintext); a collector in the same host or task
- * scrapes it there.
+ * {@code --metrics-port} names a port, and listens on loopback unless {@code --metrics-host} says
+ * otherwise (a deployment sets {@code LAKE_METRICS_HOST=0.0.0.0} for scrapers in its VPC).
  */
 final class MetricsOptions {
   @Option(
       names = "--metrics-host",
       defaultValue = "127.0.0.1",
-      description =
-          "Loopback address of the Prometheus endpoint (default 127.0.0.1; others refused).")
+      description = "Address of the Prometheus endpoint (loopback unless set).")
   String host;
 
   @Option(
@@ -31,7 +28,6 @@ final class MetricsOptions {
     if (port == 0) {
       return Optional.empty();
     }
-    TransportPolicy.checkMetrics(host);
     return Optional.of(MetricsEndpoint.start(host, port, registry));
   }
 }

@@ -1,7 +1,6 @@
 package dev.lake.app;
 
 import dev.lake.aws.AwsClients;
-import dev.lake.core.DataLocations;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import java.nio.file.Path;
@@ -26,9 +25,6 @@ import picocli.CommandLine.Spec;
       TableCommand.Unregister.class
     })
 final class TableCommand implements Runnable {
-  /** The registry file of local mode's default data directory. */
-  static final Path DEFAULT_REGISTRY = Path.of(".lake/registry.json");
-
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -39,7 +35,7 @@ final class TableCommand implements Runnable {
   /** The registry the options name (the local default when none is), closed after use. */
   static int withRegistry(
       RegistryOptions registry, AwsOptions aws, java.util.function.ToIntFunction<Registry> use) {
-    RegistrySource source = registry.sourceOr(DEFAULT_REGISTRY);
+    RegistrySource source = registry.sourceOr(Path.of(".lake/registry.json"));
     Optional<AwsClients> clients = source.table().map(t -> new AwsClients(aws.clientsOnly()));
     try {
       return use.applyAsInt(LakeRuntime.registry(source, clients));
@@ -53,18 +49,15 @@ final class TableCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Register a table in the registry file (--registry, default .lake/registry.json) or the"
-              + " shared DynamoDB registry (--registry-table). The location must lie under"
-              + " --data-locations (default for a registry file: the file's directory) and open"
-              + " as the format named (bin/lake table import turns Parquet, CSV or JSON files"
-              + " into a Lance table).")
+              + " shared DynamoDB registry (--registry-table). The location must open as the"
+              + " format named (bin/lake table import turns Parquet, CSV or JSON files into a"
+              + " Lance table).")
   static final class Register implements Callable<Integer> {
     @Spec CommandLine.Model.CommandSpec spec;
 
     @CommandLine.Mixin RegistryOptions registry;
 
     @CommandLine.Mixin AwsOptions aws;
-
-    @CommandLine.Mixin DataLocationOptions dataLocations;
 
     @Parameters(index = "0", description = "lake.<namespace>.<table>")
     String name;
@@ -93,9 +86,6 @@ final class TableCommand implements Runnable {
     public Integer call() {
       TableRef ref = TableRef.parse(name);
       Registry.Entry.fresh(ref, format, location, options); // the name, format and options first
-      // then the location, before anything opens it
-      DataLocations allowed = locations(dataLocations, registry);
-      allowed.checkRegistration(location);
       // a location that does not open as its format is refused now, not on every query
       try (org.apache.arrow.memory.RootAllocator allocator =
           new org.apache.arrow.memory.RootAllocator()) {
@@ -111,7 +101,7 @@ final class TableCommand implements Runnable {
           registry,
           aws,
           r -> {
-            var entry = allowed.confine(r).register(ref, format, location, options);
+            var entry = r.register(ref, format, location, options);
             spec.commandLine()
                 .getOut()
                 .println(
@@ -125,23 +115,6 @@ final class TableCommand implements Runnable {
             return 0;
           });
     }
-  }
-
-  /**
-   * Where a registered table may lie: {@code --data-locations} if given; else, for a registry file
-   * (local mode), the directory holding it (local mode's data directory); else nothing.
-   */
-  static DataLocations locations(DataLocationOptions given, RegistryOptions registry) {
-    return given
-        .given()
-        .orElseGet(
-            () -> {
-              RegistrySource source = registry.sourceOr(DEFAULT_REGISTRY);
-              return source
-                  .file()
-                  .map(f -> DataLocations.of(f.toAbsolutePath().getParent()))
-                  .orElse(DataLocations.NONE);
-            });
   }
 
   @Command(

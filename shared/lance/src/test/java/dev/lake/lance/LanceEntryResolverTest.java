@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
 import org.apache.arrow.memory.BufferAllocator;
@@ -99,8 +98,7 @@ class LanceEntryResolverTest {
               opens.incrementAndGet();
               return 7;
             },
-            Clock.systemUTC(),
-            Optional.empty());
+            Clock.systemUTC());
     // WHEN it is resolved twice
     version(resolver, "s3://bucket/nation.lance");
     // THEN each resolution asked the store
@@ -114,7 +112,7 @@ class LanceEntryResolverTest {
           opens.incrementAndGet();
           return LanceDatasets.latestVersion(location, allocator);
         };
-    return new LanceEntryResolver(counting, clock, Optional.empty());
+    return new LanceEntryResolver(counting, clock);
   }
 
   private String dataset() {
