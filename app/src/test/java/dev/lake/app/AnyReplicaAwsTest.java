@@ -12,6 +12,7 @@ import com.google.protobuf.Any;
 import dev.lake.aws.KmsKeyService;
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
+import dev.lake.core.testing.Poll;
 import dev.lake.durable.DurableTier;
 import dev.lake.durable.DurableTierConfig;
 import dev.lake.frontdoor.Components;
@@ -184,7 +185,12 @@ class AnyReplicaAwsTest {
     traffic.start();
     for (int r = 0; r < 3; r++) {
       (r % 2 == 0 ? a : b).ring().rotate();
-      Thread.sleep(300);
+      // tickets cross both ways after each rotation before the next one
+      int after = crossed.get() + 2;
+      Poll.until(
+          Duration.ofSeconds(60),
+          () -> crossed.get() >= after || !failures.isEmpty(),
+          "two crossings after rotation " + r);
     }
     stop.set(true);
     traffic.join(Duration.ofSeconds(60).toMillis());
