@@ -22,7 +22,7 @@ import java.util.Set;
  */
 final class Determinism implements AutoCloseable {
   /** Keywords DuckDB binds without parentheses to the time or session of the query. */
-  private static final Set<String> SPECIAL_NAMES =
+  static final Set<String> SPECIAL_NAMES =
       Set.of(
           "current_timestamp",
           "current_time",

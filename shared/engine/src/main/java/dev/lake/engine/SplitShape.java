@@ -30,19 +30,6 @@ import java.util.function.Function;
  * to the session or time ({@code current_timestamp}) also disqualify. Verdicts are cached per text.
  */
 final class SplitShape {
-  private static final Set<String> SPECIAL_NAMES =
-      Set.of(
-          "current_timestamp",
-          "current_time",
-          "current_date",
-          "localtime",
-          "localtimestamp",
-          "current_user",
-          "current_role",
-          "session_user",
-          "user",
-          "current_catalog",
-          "current_schema");
 
   private final SqlParser parser;
   private final Set<String> rowLocalFunctions;
@@ -165,7 +152,7 @@ final class SplitShape {
     }
     if (cls.equals("COLUMN_REF") && node.path("column_names").size() == 1) {
       String name = node.path("column_names").get(0).asText("").toLowerCase(Locale.ROOT);
-      if (SPECIAL_NAMES.contains(name) || otherFunctions.contains(name)) {
+      if (Determinism.SPECIAL_NAMES.contains(name) || otherFunctions.contains(name)) {
         return false;
       }
     }
