@@ -150,15 +150,19 @@ final class FanOut {
       return Outcome.DONE;
     }
     Instant now = p.clock.instant();
+    // the root cause names the outcome: a failed child's error wins over a sibling that an
+    // earlier check (whose parent update lost a race) already cancelled
     Optional<Job> broken =
         children.stream()
-            .filter(
-                c ->
-                    c.isEmpty()
-                        || c.get().state() == JobState.FAILED
-                        || c.get().state() == JobState.CANCELLED)
+            .flatMap(Optional::stream)
+            .filter(c -> c.state() == JobState.FAILED && c.failure().isPresent())
             .findFirst()
-            .map(c -> c.orElse(null));
+            .or(
+                () ->
+                    children.stream()
+                        .flatMap(Optional::stream)
+                        .filter(c -> c.state() == JobState.CANCELLED)
+                        .findFirst());
     if (broken.isPresent() || children.stream().anyMatch(Optional::isEmpty)) {
       abandon(children);
       Job failed = failureOf(parent, broken.orElse(null), now);
