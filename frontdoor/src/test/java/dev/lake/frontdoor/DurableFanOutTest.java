@@ -6,6 +6,7 @@ import static dev.lake.frontdoor.DurableFlightCalls.pollToEnd;
 import static dev.lake.frontdoor.DurableFlightCalls.rows;
 import static dev.lake.frontdoor.DurableFlightCalls.statement;
 import static dev.lake.frontdoor.TestLake.ALICE;
+import static dev.lake.frontdoor.TestLake.CAROL;
 import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,14 +50,27 @@ import org.junit.jupiter.api.io.TempDir;
  * Durable fan-out end to end on local adapters: lineitem in 30 Lance fragments, splits of 2,000
  * rows, at most 8 child jobs, two in-process workers and one running place (so children run one
  * after another and a test can act between them). The parent's result equals the single-worker
- * (interactive) result; a cancelled parent and a snapshot removed between splits end as a single
- * job does — nothing published, every child ended, every place released.
+ * (interactive) result — also for aggregates and ordered limits, whose children write partial
+ * results that the parent combines; a failed child, a cancelled parent and a snapshot removed
+ * between splits end as a single job does — nothing published, every child ended, every place
+ * released.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DurableFanOutTest {
   static final String EXPORT =
       "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lake.tpch.lineitem"
           + " WHERE l_shipmode IN ('AIR', 'RAIL')";
+
+  static final String AGGREGATE =
+      "SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,"
+          + " sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price, avg(l_discount) AS a,"
+          + " min(l_shipdate), count(*) AS n FROM lake.tpch.lineitem"
+          + " WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus"
+          + " ORDER BY l_returnflag, l_linestatus";
+
+  static final String TOP_TEN =
+      "SELECT l_orderkey, l_linenumber, l_extendedprice AS price FROM lake.tpch.lineitem"
+          + " WHERE l_shipmode = 'AIR' ORDER BY price DESC, l_orderkey, l_linenumber LIMIT 10";
 
   static final String EIGHT_COMMENTS =
       "concat(l_comment, l_comment, l_comment, l_comment, l_comment, l_comment, l_comment,"
@@ -191,18 +205,106 @@ class DurableFanOutTest {
     assertThat(resultFiles().stream().filter(f -> f.endsWith("manifest.json"))).hasSize(9);
     // AND the tenant holds no place once done
     assertThat(store().usage("acme").active()).isZero();
-    // AND a statement that does not split (an aggregate) runs on one worker, as before
+    // AND a statement that does not decompose (a distinct count) runs on one worker, as before
     PollInfo count =
         pollToEnd(
             client,
-            client.pollInfo(statement("SELECT count(*) FROM lake.tpch.lineitem"), bearer(ALICE)),
+            client.pollInfo(
+                statement("SELECT count(DISTINCT l_linenumber) FROM lake.tpch.lineitem"),
+                bearer(ALICE)),
             ALICE);
-    assertThat(download(client, count.getFlightInfo(), ALICE)).containsExactly("60175|");
+    assertThat(download(client, count.getFlightInfo(), ALICE)).containsExactly("7|");
     assertThat(children()).hasSize(8);
   }
 
   @Test
   @Order(2)
+  void aggregatesAndLimits_fanOutWithACombineStep_andEqualTheSingleWorkerResult() throws Exception {
+    for (String sql : List.of(AGGREGATE, TOP_TEN, "SELECT count(*) FROM lake.tpch.lineitem")) {
+      // GIVEN the single-worker (interactive) result of an aggregate or an ordered limit
+      Set<String> filesBefore = resultFiles();
+      Set<String> childrenBefore = new TreeSet<>(children().stream().map(Job::id).toList());
+      FlightInfo interactive = client.getInfo(statement(sql), bearer(ALICE));
+      List<String> expected = rows(client, interactive.getEndpoints().get(0).getTicket(), ALICE);
+      // WHEN it is submitted durably
+      PollInfo done = pollToEnd(client, client.pollInfo(statement(sql), bearer(ALICE)), ALICE);
+      // THEN it ran as 8 child jobs, all succeeded
+      assertThat(children().stream().filter(c -> !childrenBefore.contains(c.id())))
+          .as(sql)
+          .hasSize(8)
+          .allMatch(c -> c.state() == JobState.SUCCEEDED);
+      // AND its one result holds exactly the same rows, in the same order
+      assertThat(download(client, done.getFlightInfo(), ALICE))
+          .as(sql)
+          .containsExactlyElementsOf(expected);
+      // AND only the parent's own result stays: the children's partial results are deleted
+      Poll.until(
+          Duration.ofSeconds(10),
+          () ->
+              resultFiles().stream()
+                      .filter(f -> !filesBefore.contains(f))
+                      .filter(f -> f.endsWith("manifest.json"))
+                      .count()
+                  == 1,
+          "only the parent's manifest stays");
+      assertThat(store().usage("acme").active()).isZero();
+    }
+    assertThat(
+            download(
+                client,
+                pollToEnd(
+                        client,
+                        client.pollInfo(
+                            statement("SELECT count(*) FROM lake.tpch.lineitem"), bearer(ALICE)),
+                        ALICE)
+                    .getFlightInfo(),
+                ALICE))
+        .containsExactly("60175|");
+  }
+
+  @Test
+  @Order(3)
+  void aChildThatFails_failsTheParentWithItsError_publishesNothing_andTheNextTenantRuns()
+      throws Exception {
+    // GIVEN an aggregate whose last splits (the highest order keys) fail to convert a comment,
+    // and the error one worker gives for it
+    String sql =
+        "SELECT l_returnflag, sum(CASE WHEN l_orderkey > 50000 THEN CAST(l_comment AS INTEGER)"
+            + " ELSE 0 END) FROM lake.tpch.lineitem GROUP BY l_returnflag";
+    FlightRuntimeException single =
+        flightError(
+            () ->
+                rows(
+                    client,
+                    client.getInfo(statement(sql), bearer(ALICE)).getEndpoints().get(0).getTicket(),
+                    ALICE));
+    Set<String> filesBefore = resultFiles();
+    Set<String> childrenBefore = new TreeSet<>(children().stream().map(Job::id).toList());
+    // WHEN it is submitted durably
+    FlightRuntimeException failed =
+        flightError(() -> pollToEnd(client, client.pollInfo(statement(sql), bearer(ALICE)), ALICE));
+    // THEN it fails as one worker fails: the same status, the same error
+    assertThat(failed.status().code()).isEqualTo(single.status().code());
+    assertThat(failed.status().description()).contains("Could not convert string");
+    // AND some children succeeded, some failed, and nothing stays published; every place is
+    // released
+    awaitEverythingReleased(filesBefore);
+    List<Job> mine = children().stream().filter(c -> !childrenBefore.contains(c.id())).toList();
+    assertThat(mine).hasSize(8).anyMatch(c -> c.state() == JobState.FAILED);
+    // AND another tenant's fresh, never-seen aggregate runs through its own fan-out
+    String fresh =
+        "SELECT l_linestatus, max(l_quantity) AS m FROM lake.tpch.lineitem"
+            + " WHERE l_orderkey % 7 = 3 GROUP BY l_linestatus ORDER BY l_linestatus";
+    FlightInfo interactive = client.getInfo(statement(fresh), bearer(CAROL));
+    List<String> expected = rows(client, interactive.getEndpoints().get(0).getTicket(), CAROL);
+    PollInfo done = pollToEnd(client, client.pollInfo(statement(fresh), bearer(CAROL)), CAROL);
+    assertThat(download(client, done.getFlightInfo(), CAROL))
+        .hasSize(2)
+        .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  @Order(4)
   void cancellingTheParentMidRun_cancelsEveryChild_andPublishesNothing() throws Exception {
     // GIVEN a slow splittable export whose first child runs
     Set<String> filesBefore = resultFiles();
@@ -224,7 +326,7 @@ class DurableFanOutTest {
   }
 
   @Test
-  @Order(3)
+  @Order(5)
   void snapshotRemovedBetweenSplits_failsClosed_andPublishesNothing() throws Exception {
     // GIVEN a slow splittable export whose first child runs (the others wait: one running place)
     Set<String> filesBefore = resultFiles();

@@ -62,12 +62,12 @@ class EngineMetersTest {
     }
 
     @Override
-    public java.util.List<dev.lake.core.SnapshotSet> splits(
+    public dev.lake.core.SplitPlan splits(
         dev.lake.core.AdmittedQuery query,
         dev.lake.core.SnapshotSet snapshots,
         long targetRows,
         int maxSplits) {
-      return java.util.List.of(snapshots);
+      return dev.lake.core.SplitPlan.single(query, snapshots);
     }
 
     @Override

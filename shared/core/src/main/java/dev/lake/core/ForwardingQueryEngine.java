@@ -66,7 +66,7 @@ public abstract class ForwardingQueryEngine implements QueryEngine {
   }
 
   @Override
-  public List<SnapshotSet> splits(
+  public SplitPlan splits(
       AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
     return delegate().splits(query, snapshots, targetRows, maxSplits);
   }

@@ -82,16 +82,16 @@ public interface QueryEngine extends AutoCloseable {
   CacheStats cacheStats();
 
   /**
-   * {@code snapshots} as the snapshot sets of at most {@code maxSplits} disjoint splits of about
-   * {@code targetRows} rows each (see {@link SplitSource}), in order, such that {@code query}'s
-   * results over the splits, concatenated, are exactly its result over {@code snapshots}: only a
-   * statement that is row-local over its one table splits (projection and filter; no aggregate,
-   * DISTINCT, ORDER BY, LIMIT, window, subquery or join). A one-element list holding {@code
-   * snapshots} when the statement or its table does not split (engines without splits, test fakes).
-   * Reads table metadata only; throws like a scan ({@code SNAPSHOT_GONE}).
+   * How {@code query} runs as durable fan-out over at most {@code maxSplits} disjoint splits of
+   * {@code snapshots} of about {@code targetRows} rows each (see {@link SplitSource} and {@link
+   * SplitPlan}), such that the result is exactly its result over {@code snapshots}: a statement
+   * that is row-local over its one table (projection and filter) splits as it is; one with a {@code
+   * LIMIT} (optionally ordered by output columns) or with aggregates that decompose
+   * (count/sum/min/max/avg, grouped by columns) splits with a combine step. Anything else (a join,
+   * subquery, window, DISTINCT, HAVING, …) is {@link SplitPlan#single} (also engines without
+   * splits, test fakes). Reads table metadata only; throws like a scan ({@code SNAPSHOT_GONE}).
    */
-  List<SnapshotSet> splits(
-      AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits);
+  SplitPlan splits(AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits);
 
   @Override
   void close();

@@ -4,7 +4,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.QueryStats;
-import dev.lake.core.SnapshotSet;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStore;
@@ -84,7 +84,7 @@ final class Attempt {
       pins = envelope.snapshots().pins();
       p.catalogs.verifyAll(envelope.principal(), envelope.snapshots());
       if (p.fanOut != null && p.config.maxFanOut() > 1 && !FanOut.isChild(current.get())) {
-        List<SnapshotSet> splits =
+        SplitPlan plan =
             p.engine
                 .forTenant(envelope.principal().tenant())
                 .splits(
@@ -92,11 +92,11 @@ final class Attempt {
                     envelope.snapshots(),
                     p.config.splitRows(),
                     p.config.maxFanOut());
-        if (splits.size() > 1) {
+        if (plan.fansOut()) {
           renewal.cancel(false);
           synchronized (lock) {
             // a renewal that found the job cancelled (or lost) stops here, as before execution
-            return stop.get() != null ? stopped() : p.fanOut.start(current.get(), envelope, splits);
+            return stop.get() != null ? stopped() : p.fanOut.start(current.get(), envelope, plan);
           }
         }
       }

@@ -4,11 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobQueue;
 import dev.lake.core.job.JobState;
 import dev.lake.core.job.JobStore;
 import dev.lake.core.job.PartRef;
+import dev.lake.core.job.ResultFormat;
 import dev.lake.core.job.ResultManifest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,20 +94,23 @@ final class FanOut {
    * Creates one child per split of {@code envelope}'s statement (at least two) and hands the
    * claimed parent over to its children.
    */
-  Outcome start(Job parent, JobEnvelope envelope, List<SnapshotSet> splits) {
+  Outcome start(Job parent, JobEnvelope envelope, SplitPlan plan) {
     Instant now = p.clock.instant();
     List<Job> children = new ArrayList<>();
+    List<SnapshotSet> splits = plan.splits();
     for (int i = 0; i < splits.size(); i++) {
       String id = childId(parent.id(), parent.attempt(), i);
+      // partial results (to be combined) are intermediate: Arrow, whatever the client asked for
       JobEnvelope split =
           new JobEnvelope(
-              envelope.sql(),
+              plan.childSql(),
               envelope.kind(),
               envelope.parameters(),
               splits.get(i),
               envelope.principal(),
               envelope.schemaJson(),
-              envelope.resultFormat());
+              plan.combineSql().isPresent() ? ResultFormat.ARROW : envelope.resultFormat(),
+              plan.combineSql());
       Job child =
           Job.pending(
               id,
@@ -188,18 +193,42 @@ final class FanOut {
   }
 
   private Outcome publish(Job parent, List<Job> children, Instant now) {
-    List<PartRef> parts = new ArrayList<>();
-    String schema = null;
-    String format = null;
+    List<ResultManifest> manifests = new ArrayList<>();
     for (Job child : children) {
-      ResultManifest m = manifest(child.manifestKey().orElseThrow());
-      schema = schema == null ? m.schemaJson() : schema;
-      format = format == null ? m.format() : format;
-      for (PartRef part : m.parts()) {
-        parts.add(new PartRef(parts.size(), part.key(), part.rows(), part.bytes()));
-      }
+      manifests.add(manifest(child.manifestKey().orElseThrow()));
     }
     String directory = p.layout.directory(parent.tenant(), parent.queryId().orElseThrow());
+    Optional<String> combine = p.envelopes.open(children.get(0)).combineSql();
+    List<PartRef> parts = new ArrayList<>();
+    String schema;
+    String format;
+    if (combine.isPresent()) {
+      JobEnvelope envelope = p.envelopes.open(parent);
+      CombineStep.Combined combined;
+      try {
+        combined =
+            new CombineStep(p)
+                .run(
+                    combine.get(),
+                    manifests,
+                    envelope.schema(),
+                    envelope.resultFormat(),
+                    directory);
+      } catch (RuntimeException e) {
+        return combineFailed(parent, children, directory, e);
+      }
+      parts.addAll(combined.parts());
+      schema = combined.schemaJson();
+      format = envelope.resultFormat().manifestName();
+    } else {
+      schema = manifests.get(0).schemaJson();
+      format = manifests.get(0).format();
+      for (ResultManifest m : manifests) {
+        for (PartRef part : m.parts()) {
+          parts.add(new PartRef(parts.size(), part.key(), part.rows(), part.bytes()));
+        }
+      }
+    }
     ResultManifest manifest =
         new ResultManifest(
             parent.id(),
@@ -222,6 +251,10 @@ final class FanOut {
           children.size(),
           parts.size(),
           manifest.rows());
+      if (combine.isPresent()) {
+        // the partial results are no one's result: the parent's listing holds its own parts
+        cancelAll(children);
+      }
       return Outcome.DONE;
     }
     if (result.current().state() == JobState.SUCCEEDED) {
@@ -230,6 +263,28 @@ final class FanOut {
     // cancelled meanwhile: the listing is not referenced; nothing may stay published
     new ResultWriter(p.objects, p.layout.bounds()).discardAll(directory);
     return check(result.current());
+  }
+
+  /**
+   * The combine step failed: a dependency (an EXTERNAL code) is retried with the next delivery; a
+   * duplicate delivery that already succeeded wins; anything else fails the parent with its error,
+   * every child's result and the parent's parts deleted (nothing published).
+   */
+  private Outcome combineFailed(
+      Job parent, List<Job> children, String directory, RuntimeException e) {
+    Optional<Job> now = p.jobs.find(parent.id());
+    if (now.isPresent() && now.get().state() == JobState.SUCCEEDED) {
+      return Outcome.DONE; // another delivery combined and published; its parts are the result
+    }
+    if (JobProcessor.transientFailure(e)) {
+      LOG.warn("job {}: combining its splits failed transiently; retried", parent.id(), e);
+      return Outcome.RETRY;
+    }
+    Job current = now.orElse(parent);
+    cancelAll(children);
+    new ResultWriter(p.objects, p.layout.bounds()).discardAll(directory);
+    p.jobs.compareAndSet(current.version(), JobProcessor.classify(current, e, p.clock.instant()));
+    return Outcome.DONE;
   }
 
   private ResultManifest manifest(String key) {

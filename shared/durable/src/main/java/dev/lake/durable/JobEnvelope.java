@@ -28,7 +28,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * What a worker needs to run a job, sealed into {@link Job#envelope()}: the admitted statement, its
  * parameters, its exact snapshots, the principal as authorized at submission (grants are re-checked
  * by {@code Catalogs.verifyAll} in the worker), the planned schema and the format the result is
- * stored in. Never credentials, never source bytes.
+ * stored in; a fan-out child whose results are partial also carries its parent's combine step
+ * ({@code SplitPlan#combineSql}, lake's own SQL), which the parent reads back from its first child
+ * when every child is done. Never credentials, never source bytes.
  */
 public record JobEnvelope(
     String sql,
@@ -37,7 +39,8 @@ public record JobEnvelope(
     SnapshotSet snapshots,
     Principal principal,
     String schemaJson,
-    ResultFormat resultFormat) {
+    ResultFormat resultFormat,
+    Optional<String> combineSql) {
   public JobEnvelope {
     requireNonNull(sql, "sql is null");
     requireNonNull(kind, "kind is null");
@@ -45,9 +48,22 @@ public record JobEnvelope(
     requireNonNull(principal, "principal is null");
     requireNonNull(schemaJson, "schemaJson is null");
     requireNonNull(resultFormat, "resultFormat is null");
+    requireNonNull(combineSql, "combineSql is null");
     // parameters may hold SQL NULLs, so List.copyOf does not apply
     parameters =
         Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters")));
+  }
+
+  /** An envelope without a combine step (every job but a partial fan-out child). */
+  public JobEnvelope(
+      String sql,
+      AdmittedQuery.Kind kind,
+      List<Object> parameters,
+      SnapshotSet snapshots,
+      Principal principal,
+      String schemaJson,
+      ResultFormat resultFormat) {
+    this(sql, kind, parameters, snapshots, principal, schemaJson, resultFormat, Optional.empty());
   }
 
   /** The admitted query again: the tables are exactly the sealed snapshot set's. */
@@ -75,6 +91,7 @@ public record JobEnvelope(
     principal.grants().stream().map(Object::toString).sorted().forEach(grants::add);
     n.put("schema", schemaJson);
     n.put("resultFormat", resultFormat.option());
+    combineSql.ifPresent(c -> n.put("combine", c));
     return n;
   }
 
@@ -89,6 +106,7 @@ public record JobEnvelope(
         Principal.of(n.path("tenant").asText(), n.path("principal").asText(), grants),
         n.path("schema").asText(),
         // envelopes sealed before Parquet results existed carry no format: they are Arrow
-        ResultFormat.parse(Optional.ofNullable(n.path("resultFormat").textValue())));
+        ResultFormat.parse(Optional.ofNullable(n.path("resultFormat").textValue())),
+        Optional.ofNullable(n.path("combine").textValue()));
   }
 }

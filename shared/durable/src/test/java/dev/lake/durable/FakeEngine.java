@@ -133,7 +133,7 @@ public final class FakeEngine implements QueryEngine {
   }
 
   @Override
-  public java.util.List<dev.lake.core.SnapshotSet> splits(
+  public dev.lake.core.SplitPlan splits(
       dev.lake.core.AdmittedQuery query,
       dev.lake.core.SnapshotSet snapshots,
       long targetRows,
@@ -143,7 +143,7 @@ public final class FakeEngine implements QueryEngine {
         || !(snapshots.snapshots().values().iterator().next()
             instanceof dev.lake.lance.LanceSnapshot l)
         || l.restricted()) {
-      return java.util.List.of(snapshots);
+      return dev.lake.core.SplitPlan.single(query, snapshots);
     }
     dev.lake.core.TableRef ref = snapshots.snapshots().keySet().iterator().next();
     java.util.List<SnapshotSet> out = new java.util.ArrayList<>();
@@ -155,7 +155,7 @@ public final class FakeEngine implements QueryEngine {
                   new dev.lake.lance.LanceSnapshot(
                       l.location(), l.incarnation(), l.version(), java.util.List.of(i)))));
     }
-    return out;
+    return new dev.lake.core.SplitPlan(out, query.sql(), Optional.empty());
   }
 
   @Override

@@ -270,6 +270,12 @@ class ParquetPartsTest {
     }
 
     @Override
+    public ArrowReader combine(
+        String sql, java.util.List<ArrowReader> partials, BufferAllocator allocator) {
+      throw new UnsupportedOperationException("no combine step in these tests");
+    }
+
+    @Override
     public void close() {}
   }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.SqlQuoting;
 import dev.lake.core.job.ParquetCodec;
 import java.io.IOException;
@@ -13,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -27,12 +30,14 @@ import org.duckdb.DuckDBResultSet;
  * {@link ParquetCodec} over a private in-memory DuckDB instance (its built-in Parquet reader and
  * writer; no extension is ever installed or loaded). The instance is not the engine's: tenant
  * statements never reach it, and it runs only the two fixed statements below over files this codec
- * named itself in its own {@code directory}, the only place it may touch ({@code
- * allowed_directories} with external access otherwise off, configuration locked). One thread keeps
- * rows in order. Files live only for one call (write) or one reader (read).
+ * named itself in its own {@code directory} (and lake's own combine statements over registered
+ * Arrow streams), the only place it may touch ({@code allowed_directories} with external access
+ * otherwise off, configuration locked). One thread keeps rows in order. Files live only for one
+ * call (write) or one reader (read).
  */
 public final class DuckDbParquetCodec implements ParquetCodec {
   private static final long MEMORY_LIMIT = 256L << 20;
+  private static final int COMBINE_BATCH_ROWS = 16_384;
 
   private final Path directory;
   private final DuckDBConnection database;
@@ -121,6 +126,52 @@ public final class DuckDbParquetCodec implements ParquetCodec {
     } catch (RuntimeException e) {
       deleteQuietly(file);
       throw e;
+    }
+  }
+
+  @Override
+  public ArrowReader combine(String sql, List<ArrowReader> partials, BufferAllocator allocator) {
+    requireNonNull(sql, "sql is null");
+    requireNonNull(allocator, "allocator is null");
+    if (partials.isEmpty()) {
+      throw new IllegalArgumentException("a combine reads at least one input");
+    }
+    long id = ids.incrementAndGet();
+    List<ArrowArrayStream> streams = new ArrayList<>();
+    DuckDBConnection c = null;
+    Statement s = null;
+    try {
+      c = (DuckDBConnection) database.duplicate();
+      StringBuilder union = new StringBuilder();
+      for (int i = 0; i < partials.size(); i++) {
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+        streams.add(stream);
+        // the stream owns its reader from here on: closing the stream closes it
+        Data.exportArrayStream(allocator, partials.get(i), stream);
+        String name = "lake_partials_" + id + "_" + i;
+        c.registerArrowStream(name, stream);
+        union.append(i == 0 ? "" : " UNION ALL ").append("SELECT * FROM ").append(name);
+      }
+      s = c.createStatement();
+      DuckDBResultSet rs =
+          (DuckDBResultSet)
+              s.executeQuery("WITH " + SplitPlan.PARTIALS + " AS (" + union + ") " + sql);
+      ArrowReader reader = (ArrowReader) rs.arrowExportStream(allocator, COMBINE_BATCH_ROWS);
+      DuckDBConnection connection = c;
+      AutoCloseable owned =
+          () -> {
+            closeQuietly(connection);
+            streams.forEach(DuckDbParquetCodec::closeQuietly);
+          };
+      return new StagedParquetReader(allocator, reader, rs, s, owned, null);
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(s);
+      closeQuietly(c);
+      streams.forEach(DuckDbParquetCodec::closeQuietly);
+      // readers not yet handed to a stream are closed here
+      partials.subList(streams.size(), partials.size()).forEach(DuckDbParquetCodec::closeQuietly);
+      throw new LakeException(
+          ErrorCode.QUERY_FAILED, "Combining the splits' results failed: " + e.getMessage(), e);
     }
   }
 

@@ -11,6 +11,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
 import dev.lake.core.job.ParquetCodec;
@@ -99,10 +100,11 @@ public final class DuckDbQueryEngine implements QueryEngine {
 
   /** See {@link SplitShape#splits}. */
   @Override
-  public List<SnapshotSet> splits(
+  public SplitPlan splits(
       AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
     requireOpen();
-    return splitShape.splits(query, snapshots, targetRows, maxSplits, plans::resolveReader);
+    return splitShape.splits(
+        query, snapshots, targetRows, maxSplits, plans::resolveReader, q -> plan(q, snapshots));
   }
 
   /**

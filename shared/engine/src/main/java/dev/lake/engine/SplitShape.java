@@ -8,6 +8,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.Snapshot;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.SplitSource;
 import dev.lake.core.TableReader;
 import dev.lake.core.TableRef;
@@ -16,28 +17,32 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Decides whether a statement is row-local over its one table: its result over the union of
- * disjoint parts of the table is exactly the concatenation of its results over each part, so the
- * durable tier may run it as splits. Conservative: exactly one {@code SELECT} (no set operation,
- * CTE, subquery or join) over one base table, no {@code GROUP BY}, {@code HAVING}, {@code QUALIFY},
- * {@code DISTINCT}, {@code ORDER BY}, {@code LIMIT}, sample or window, and every function called is
- * a scalar whose every overload DuckDB declares {@code CONSISTENT} (so no aggregate, no {@code
- * now()} or {@code random()} whose value would differ between splits); the bare names DuckDB binds
- * to the session or time ({@code current_timestamp}) also disqualify. Verdicts are cached per text.
+ * Decides how a statement over its one table runs as durable fan-out ({@link SplitPlan}): a
+ * row-local statement (its result over the union of disjoint parts of the table is exactly the
+ * concatenation of its results over each part) splits as it is; a limited one or one with
+ * decomposable aggregates splits with a combine step ({@link Decomposition}, {@link CombineSql}).
+ * Conservative: exactly one {@code SELECT} (no set operation, CTE, subquery or join) over one base
+ * table, no {@code HAVING}, {@code QUALIFY}, {@code DISTINCT}, sample or window, and every function
+ * called in a row's expressions is a scalar whose every overload DuckDB declares {@code CONSISTENT}
+ * (so no {@code now()} or {@code random()} whose value would differ between splits); the bare names
+ * DuckDB binds to the session or time ({@code current_timestamp}) also disqualify. Verdicts are
+ * cached per text.
  */
 final class SplitShape {
 
   private final SqlParser parser;
   private final Set<String> rowLocalFunctions;
   private final Set<String> otherFunctions;
-  private final Cache<String, Boolean> verdicts =
+  private final Cache<String, Optional<Decomposition>> verdicts =
       Caffeine.newBuilder()
           .maximumWeight(4L << 20)
-          .weigher((String k, Boolean v) -> k.length())
+          .weigher((String k, Optional<Decomposition> v) -> k.length())
           .build();
 
   /**
@@ -68,58 +73,66 @@ final class SplitShape {
   }
 
   /**
-   * A row-local SELECT over one table whose reader is a {@link SplitSource} splits as that reader
-   * cuts the table; anything else is the one-element list of {@code snapshots}.
+   * A SELECT over one table that decomposes, whose reader is a {@link SplitSource}, splits as that
+   * reader cuts the table; anything else is {@link SplitPlan#single}. {@code planner} plans a
+   * statement over {@code snapshots} (the statement's result and its children's partials).
    */
-  List<SnapshotSet> splits(
+  SplitPlan splits(
       AdmittedQuery query,
       SnapshotSet snapshots,
       long targetRows,
       int maxSplits,
-      Function<Snapshot, TableReader> readers) {
+      Function<Snapshot, TableReader> readers,
+      Function<AdmittedQuery, Schema> planner) {
+    SplitPlan single = SplitPlan.single(query, snapshots);
     if (maxSplits < 2
         || query.kind() != AdmittedQuery.Kind.SELECT
-        || snapshots.snapshots().size() != 1
-        || !rowLocal(query.sql())) {
-      return List.of(snapshots);
+        || snapshots.snapshots().size() != 1) {
+      return single;
+    }
+    Optional<Decomposition> shape = decomposition(query.sql());
+    if (shape.isEmpty()) {
+      return single;
     }
     TableRef ref = snapshots.snapshots().keySet().iterator().next();
     Snapshot whole = snapshots.resolve(ref);
     if (!(readers.apply(whole) instanceof SplitSource source)) {
-      return List.of(snapshots);
+      return single;
     }
     List<Snapshot> parts = source.splits(ref, whole, targetRows, maxSplits);
     if (parts.size() < 2) {
-      return List.of(snapshots);
+      return single;
     }
-    return parts.stream().map(s -> new SnapshotSet(Map.of(ref, s))).toList();
+    List<SnapshotSet> splits = parts.stream().map(s -> new SnapshotSet(Map.of(ref, s))).toList();
+    Optional<SplitPlan> plan;
+    if (shape.get() instanceof Decomposition.Limited l) {
+      plan =
+          CombineSql.limited(l, planner.apply(query))
+              .map(c -> new SplitPlan(splits, query.sql(), Optional.of(c)));
+    } else if (shape.get() instanceof Decomposition.Grouped g) {
+      String child = parser.deserialize(g.child());
+      Schema partials =
+          planner.apply(new AdmittedQuery(child, AdmittedQuery.Kind.SELECT, query.tables()));
+      plan =
+          CombineSql.grouped(g, planner.apply(query), partials)
+              .map(c -> new SplitPlan(splits, child, Optional.of(c)));
+    } else {
+      plan = Optional.of(new SplitPlan(splits, query.sql(), Optional.empty()));
+    }
+    return plan.orElse(single);
   }
 
-  /** True when {@code sql} (one admitted statement) is row-local over its one table. */
-  boolean rowLocal(String sql) {
+  /** How {@code sql} (one admitted statement) decomposes over its one table, if it does. */
+  Optional<Decomposition> decomposition(String sql) {
     return verdicts.get(sql, this::judge);
   }
 
-  private boolean judge(String sql) {
+  private Optional<Decomposition> judge(String sql) {
     JsonNode tree = parser.serialize(sql);
     if (tree.path("error").asBoolean(true) || tree.path("statements").size() != 1) {
-      return false;
+      return Optional.empty();
     }
-    JsonNode node = tree.path("statements").get(0).path("node");
-    JsonNode from = node.path("from_table");
-    return node.path("type").asText().equals("SELECT_NODE")
-        && node.path("modifiers").isEmpty()
-        && node.path("cte_map").path("map").isEmpty()
-        && node.path("group_expressions").isEmpty()
-        && node.path("group_sets").isEmpty()
-        && isNull(node, "having")
-        && isNull(node, "qualify")
-        && isNull(node, "sample")
-        && node.path("aggregate_handling").asText().equals("STANDARD_HANDLING")
-        && from.path("type").asText().equals("BASE_TABLE")
-        && isNull(from, "sample")
-        && clean(node.path("select_list"))
-        && clean(node.path("where_clause"));
+    return Decomposition.of(tree.path("statements").get(0), this::clean);
   }
 
   private static boolean isNull(JsonNode node, String field) {

@@ -9,6 +9,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.job.ParquetCodec;
 import java.time.Duration;
 import java.util.List;
@@ -77,7 +78,7 @@ public final class SandboxedQueryEngine implements QueryEngine {
 
   /** Splitting reads table metadata in the tenant's engine process, bounded like planning. */
   @Override
-  public List<SnapshotSet> splits(
+  public SplitPlan splits(
       AdmittedQuery query, SnapshotSet snapshots, long targetRows, int maxSplits) {
     EngineCall call =
         EngineCall.open(
@@ -87,7 +88,7 @@ public final class SandboxedQueryEngine implements QueryEngine {
             supervisor.config().planningTimeout(),
             planningOverrun(supervisor.config().planningTimeout()));
     try {
-      List<SnapshotSet> splits = Wire.splits(call.reply());
+      SplitPlan splits = Wire.splits(call.reply());
       call.finish();
       return splits;
     } finally {

@@ -9,6 +9,7 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryStats;
 import dev.lake.core.SnapshotSet;
+import dev.lake.core.SplitPlan;
 import dev.lake.core.TableRef;
 import dev.lake.core.ticket.ParameterCodec;
 import dev.lake.core.ticket.SnapshotCodec;
@@ -84,18 +85,23 @@ final class Wire {
     return node;
   }
 
-  static ObjectNode splits(List<SnapshotSet> splits) {
+  static ObjectNode splits(SplitPlan plan) {
     ObjectNode node = ok();
     var array = node.putArray("splits");
-    splits.forEach(s -> array.add(SnapshotCodec.toJson(s)));
+    plan.splits().forEach(s -> array.add(SnapshotCodec.toJson(s)));
+    node.put("childSql", plan.childSql());
+    plan.combineSql().ifPresent(c -> node.put("combineSql", c));
     return node;
   }
 
-  static List<SnapshotSet> splits(JsonNode reply) {
+  static SplitPlan splits(JsonNode reply) {
     check(reply);
     List<SnapshotSet> out = new ArrayList<>();
     reply.path("splits").forEach(s -> out.add(SnapshotCodec.fromJson(s)));
-    return out;
+    return new SplitPlan(
+        out,
+        reply.path("childSql").asText(),
+        Optional.ofNullable(reply.path("combineSql").textValue()));
   }
 
   static ObjectNode statsRequest() {

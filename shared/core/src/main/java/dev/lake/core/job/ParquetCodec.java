@@ -2,6 +2,7 @@ package dev.lake.core.job;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -9,8 +10,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Encodes Arrow batches as one Parquet file and decodes one back: the port through which durable
  * results are stored as Parquet (the engine module implements it over a private DuckDB instance
- * that no tenant statement ever reaches). Implementations stage files in a directory of their own;
- * callers see only streams.
+ * that no tenant statement ever reaches); the same private instance runs a fan-out's combine step.
+ * Implementations stage files in a directory of their own; callers see only streams.
  */
 public interface ParquetCodec extends AutoCloseable {
   /**
@@ -31,6 +32,15 @@ public interface ParquetCodec extends AutoCloseable {
    * loadNextBatch}.
    */
   ArrowReader read(InputStream in, long maxBytes, int batchRows, BufferAllocator allocator);
+
+  /**
+   * Runs lake's own combine step of a durable fan-out ({@code SplitPlan#combineSql}, never a
+   * tenant's text) over {@code partials}, the children's rows in order (at least one reader, all of
+   * one schema), which it reads as the relation {@code partials}; the result streams as Arrow
+   * batches. The returned reader owns the inputs: closing it closes them (so does a failure here).
+   * Bounded by this codec's private memory: a combine that does not fit fails {@code QUERY_FAILED}.
+   */
+  ArrowReader combine(String sql, List<ArrowReader> partials, BufferAllocator allocator);
 
   @Override
   void close();
