@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -90,6 +91,26 @@ class LakeCliTest {
         groups++;
       }
       assertThat(groups).isEqualTo(3);
+    }
+    // AND prepared statements run in the engine processes (local's default isolation): one
+    // without placeholders reports none, one with a placeholder binds it
+    try (Connection c = DriverManager.getConnection(url.group(1));
+        PreparedStatement plain =
+            c.prepareStatement(
+                "SELECT row(n_nationkey, n_name) AS r FROM lake.tpch.nation WHERE n_nationkey = 0");
+        PreparedStatement bound =
+            c.prepareStatement("SELECT count(*) FROM lake.tpch.nation WHERE n_regionkey = ?")) {
+      assertThat(plain.getParameterMetaData().getParameterCount()).isZero();
+      try (ResultSet rs = plain.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("{\"f1\":0,\"f2\":\"ALGERIA\"}");
+      }
+      assertThat(bound.getParameterMetaData().getParameterCount()).isEqualTo(1);
+      bound.setLong(1, 1);
+      try (ResultSet rs = bound.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(5L);
+      }
     }
     // AND it stops cleanly
     cli.interrupt();

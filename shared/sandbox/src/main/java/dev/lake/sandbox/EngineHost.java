@@ -1,6 +1,7 @@
 package dev.lake.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lake.core.AdmittedQuery;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.QueryEngine;
@@ -119,7 +120,7 @@ public final class EngineHost {
       }
       switch (request.op()) {
         case STATS -> Frames.write(channel, Wire.cache(engine.cacheStats()));
-        case PLAN, PARAMETER_TYPES -> plan(channel, request);
+        case PLAN, PARAMETER_TYPES -> describe(channel, request);
         case SPLITS -> splits(channel, request);
         case EXECUTE -> execute(channel, request);
       }
@@ -130,12 +131,15 @@ public final class EngineHost {
     }
   }
 
-  private void plan(SocketChannel channel, Wire.Request request) throws IOException {
+  /** The result schema (PLAN) or the placeholders' types (PARAMETER_TYPES) of the statement. */
+  private void describe(SocketChannel channel, Wire.Request request) throws IOException {
     try {
+      QueryEngine tenant = engine.forTenant(request.tenant());
+      AdmittedQuery query = request.query().orElseThrow();
       var schema =
-          engine
-              .forTenant(request.tenant())
-              .plan(request.query().orElseThrow(), request.snapshots());
+          request.op() == Wire.Op.PARAMETER_TYPES
+              ? tenant.parameterTypes(query, request.snapshots())
+              : tenant.plan(query, request.snapshots());
       Frames.write(channel, Wire.schema(schema));
     } catch (RuntimeException e) {
       Frames.write(channel, Wire.error(asLake(e)));

@@ -104,6 +104,21 @@ class EngineProcessTest {
   }
 
   @Test
+  void parameterTypes_namesThePlaceholders_notTheResultColumns() {
+    // GIVEN a statement without placeholders and one with two
+    QueryEngine tenant = engine.forTenant("a");
+    AdmittedQuery none = select("SELECT 1::INTEGER AS one, 'a' AS s");
+    AdmittedQuery two = select("SELECT ?::BIGINT + 1 AS n, ?::VARCHAR AS s");
+
+    // WHEN the engine process types their parameters
+    // THEN the first has none and the second has its two, typed like the casts
+    assertThat(tenant.parameterTypes(none, SnapshotSet.empty()).getFields()).isEmpty();
+    assertThat(tenant.parameterTypes(two, SnapshotSet.empty()).getFields())
+        .extracting(f -> f.getType().toString())
+        .containsExactly("Int(64, true)", "Utf8");
+  }
+
+  @Test
   void execute_failsWithTheEnginesError_whenTheStatementFails() {
     assertThatThrownBy(() -> count(engine.forTenant("a"), "SELECT 1 / 'x'::INTEGER"))
         .isInstanceOfSatisfying(
