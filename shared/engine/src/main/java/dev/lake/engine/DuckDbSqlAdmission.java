@@ -29,7 +29,8 @@ public final class DuckDbSqlAdmission implements SqlAdmission, AutoCloseable {
   static final String DYNAMIC_PIVOT_MESSAGE =
       "PIVOT without an IN list is not allowed: it runs a query to find the new columns before"
           + " the statement; name the values, as in PIVOT t ON col IN ('a', 'b') USING sum(v)"
-          + " or FROM t PIVOT (sum(v) FOR col IN ('a', 'b'))";
+          + " or FROM t PIVOT (sum(v) FOR col IN ('a', 'b')), after listing them with SELECT"
+          + " DISTINCT col FROM t ORDER BY 1";
 
   /** Characters of SQL text whose admission decision is cached (admission is a pure function). */
   static final long CACHED_SQL_CHARS = 16L << 20;
