@@ -387,21 +387,7 @@ final class AwsLocal implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      if (worker != null) {
-        worker.close();
-      }
-    } finally {
-      try {
-        // ChildProcess.close never throws: each front door gets its SIGTERM
-        for (ChildProcess frontDoor : frontDoors) {
-          if (frontDoor != null) {
-            frontDoor.close();
-          }
-        }
-      } finally {
-        emulator.close();
-      }
-    }
+    AwsLocalStop.inOrder(
+        Optional.ofNullable(worker), java.util.Arrays.asList(frontDoors), emulator);
   }
 }

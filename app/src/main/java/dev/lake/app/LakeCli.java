@@ -3,12 +3,14 @@ package dev.lake.app;
 import dev.lake.aws.AwsConfig;
 import dev.lake.durable.DurableTier;
 import dev.lake.durable.DurableTierConfig;
+import dev.lake.engine.AdmissionConfig;
 import dev.lake.engine.ResultReuseConfig;
 import dev.lake.frontdoor.AuditLog;
 import dev.lake.frontdoor.Authenticator;
 import dev.lake.frontdoor.CallObserver;
 import dev.lake.frontdoor.Components;
 import dev.lake.frontdoor.EngineMeters;
+import dev.lake.frontdoor.FlightExecutorConfig;
 import dev.lake.frontdoor.FrontDoorConfig;
 import dev.lake.frontdoor.IdentityConfig;
 import dev.lake.frontdoor.LakeServer;
@@ -237,8 +239,22 @@ public final class LakeCli implements Runnable {
 
     @CommandLine.Mixin LimitOptions limits;
 
-    @Override
-    public Integer call() throws Exception {
+    /**
+     * Everything the flags describe, built and validated; nothing is read, started or listened on
+     * (the flag walk of CommandFlagsTest compares these with the defaults).
+     */
+    record Settings(
+        FrontDoorConfig frontDoor,
+        FlightExecutorConfig flightExecutor,
+        AdmissionConfig admission,
+        IdentityConfig identity,
+        Optional<Path> principals,
+        RuntimeConfig runtime,
+        DurableTierConfig tier,
+        boolean durableAws,
+        MetricsOptions.Listen metrics) {}
+
+    Settings settings() {
       limits.validate();
       FrontDoorConfig config =
           limits
@@ -252,8 +268,6 @@ public final class LakeCli implements Runnable {
         throw new IllegalArgumentException(
             "--principals-file (LAKE_PRINCIPALS_FILE) is required unless --jwt-jwks-url is set");
       }
-      Authenticator loaded =
-          identityConfig.authenticator(Optional.ofNullable(principals), Clock.systemUTC());
       RegistrySource registrySource = registry.source();
       Optional<AwsConfig> awsConfig;
       KeySource keys;
@@ -278,22 +292,41 @@ public final class LakeCli implements Runnable {
               .aws(awsConfig)
               .sandbox(engine.sandboxConfig())
               .build();
-      DurableTierConfig tierConfig = durable.config(worker.config(), aws.resultLayout());
+      return new Settings(
+          config,
+          limits.flightExecutor(),
+          limits.admission(),
+          identityConfig,
+          Optional.ofNullable(principals),
+          runtimeConfig,
+          durable.config(worker.config(), aws.resultLayout()),
+          durable.aws(),
+          metrics.listen());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      Settings settings = settings();
+      FrontDoorConfig config = settings.frontDoor();
+      Authenticator loaded =
+          settings.identity().authenticator(settings.principals(), Clock.systemUTC());
+      RuntimeConfig runtimeConfig = settings.runtime();
+      DurableTierConfig tierConfig = settings.tier();
       Clock clock = Clock.systemUTC();
       LakeRuntime runtime = LakeRuntime.start(runtimeConfig);
       Components components =
-          Wiring.components(runtime, ResultReuseConfig.defaults(), limits.admission());
+          Wiring.components(runtime, ResultReuseConfig.defaults(), settings.admission());
       Optional<DurableTier> tier = Optional.empty();
       Optional<AutoCloseable> metricsEndpoint = Optional.empty();
       LakeServer server;
       try {
-        if (durable.aws()) {
+        if (settings.durableAws()) {
           tier = Optional.of(Wiring.awsDurableTier(runtime, components, tierConfig, clock));
         }
         // audit lines on stdout, meters scraped from the metrics endpoint when it is on
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EngineMeters.bind(meters, components.engine());
-        metricsEndpoint = metrics.start(meters).map(AutoCloseable.class::cast);
+        metricsEndpoint = settings.metrics().start(meters).map(AutoCloseable.class::cast);
         server =
             LakeServer.start(
                 config,
@@ -302,7 +335,7 @@ public final class LakeCli implements Runnable {
                 clock,
                 tier,
                 new CallObserver(AuditLog.stdout(), meters),
-                limits.flightExecutor());
+                settings.flightExecutor());
       } catch (RuntimeException e) {
         metricsEndpoint.ifPresent(LakeCli::closeQuietly);
         tier.ifPresent(DurableTier::close);

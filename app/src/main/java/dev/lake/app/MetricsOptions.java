@@ -23,11 +23,26 @@ final class MetricsOptions {
       description = "Port of the Prometheus endpoint /metrics and /health (0 = off, the default).")
   int port;
 
-  /** The running endpoint, or empty when it is off. */
-  Optional<MetricsEndpoint> start(PrometheusMeterRegistry registry) {
-    if (port == 0) {
-      return Optional.empty();
+  /** Where the endpoint listens; port 0 = off. */
+  record Listen(String host, int port) {
+    Listen {
+      java.util.Objects.requireNonNull(host, "host is null");
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("metricsPort must be between 0 and 65535: " + port);
+      }
     }
-    return Optional.of(MetricsEndpoint.start(host, port, registry));
+
+    /** The running endpoint, or empty when it is off. */
+    Optional<MetricsEndpoint> start(PrometheusMeterRegistry registry) {
+      if (port == 0) {
+        return Optional.empty();
+      }
+      return Optional.of(MetricsEndpoint.start(host, port, registry));
+    }
+  }
+
+  /** The validated flags. */
+  Listen listen() {
+    return new Listen(host, port);
   }
 }

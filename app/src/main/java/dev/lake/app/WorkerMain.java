@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -41,6 +42,21 @@ public final class WorkerMain implements Callable<Integer> {
   @Mixin AwsOptions aws;
 
   @Mixin WorkerOptions worker;
+
+  // the worker command's own: serve's in-process workers are --durable-workers
+  @Option(
+      names = "--worker-threads",
+      defaultValue = "2",
+      description = "Jobs one bin/lake worker process runs at a time (1 - 256).")
+  int threads;
+
+  /** {@code --worker-threads}, validated against its documented bounds. */
+  int threads() {
+    if (threads < 1 || threads > 256) {
+      throw new IllegalArgumentException("--worker-threads must be in 1 - 256: " + threads);
+    }
+    return threads;
+  }
 
   /** A built worker: the runtime it owns, its processor, the queue it serves and its settings. */
   public record Process(
@@ -75,7 +91,7 @@ public final class WorkerMain implements Callable<Integer> {
             .aws(Optional.of(aws.durable()))
             .sandbox(engine.sandboxConfig())
             .build();
-    return new Settings(config, worker.config(), worker.threads(), aws.resultLayout());
+    return new Settings(config, worker.config(), threads(), aws.resultLayout());
   }
 
   /** Builds the worker these options describe. */

@@ -44,12 +44,6 @@ public final class WorkerOptions {
       description = "How long a handed-back or deferred job stays invisible (0 - 900 s).")
   long retryDelaySeconds;
 
-  @Option(
-      names = "--worker-threads",
-      defaultValue = "2",
-      description = "Jobs one bin/lake worker process runs at a time (1 - 256).")
-  int threads;
-
   @Mixin WorkerLimitOptions limits;
 
   /** The validated worker settings. */
@@ -63,13 +57,5 @@ public final class WorkerOptions {
             .maxAttempts(maxAttempts)
             .retryDelay(Duration.ofSeconds(retryDelaySeconds))
             .build());
-  }
-
-  /** {@code --worker-threads}, validated against its documented bounds. */
-  public int threads() {
-    if (threads < 1 || threads > 256) {
-      throw new IllegalArgumentException("--worker-threads must be in 1 - 256: " + threads);
-    }
-    return threads;
   }
 }

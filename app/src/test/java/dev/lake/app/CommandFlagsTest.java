@@ -21,24 +21,24 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Every flag that {@code bin/lake local} and {@code bin/lake worker} list in their help takes
- * effect and is held to its documented bounds: the walk parses each listed flag with an in-bounds
- * value and asserts that the settings the command builds (the config records, nothing started)
- * differ from its defaults, and with an out-of-bounds value (where the help states bounds) that
- * building them fails naming the setting. A flag added to either command without a case here fails
- * the walk.
+ * Every flag that {@code bin/lake local} and {@code bin/lake worker} (and, in ServeFlagsTest,
+ * {@code serve}) list in their help takes effect and is held to its documented bounds: the walk
+ * parses each listed flag with an in-bounds value and asserts that the settings the command builds
+ * (the config records, nothing started) differ from its defaults, and with an out-of-bounds value
+ * (where the help states bounds) that building them fails naming the setting. A flag added to
+ * either command without a case here fails the walk.
  */
 class CommandFlagsTest {
-  private static final List<String> JWT =
+  static final List<String> JWT =
       List.of(
           "--jwt-jwks-url", "https://idp.example/jwks",
           "--jwt-issuer", "https://idp.example",
           "--jwt-audience", "lake");
-  private static final List<String> ICEBERG =
+  static final List<String> ICEBERG =
       List.of("--iceberg-rest", "http://127.0.0.1:1", "--iceberg-allow", "demo");
 
   /** A flag's in-bounds value, out-of-bounds value (null: none stated), and companion flags. */
-  private record Case(List<String> good, List<String> bad, List<String> with) {
+  record Case(List<String> good, List<String> bad, List<String> with) {
     static Case of(String flag, String good, String bad) {
       return new Case(List.of(flag, good), bad == null ? null : List.of(flag, bad), List.of());
     }
@@ -54,7 +54,7 @@ class CommandFlagsTest {
 
   @TempDir Path dir;
 
-  private static Map<String, Case> engineCases() {
+  static Map<String, Case> engineCases() {
     Map<String, Case> c = new HashMap<>();
     c.put("--spill-dir", Case.of("--spill-dir", "/tmp/lake-flags-spill", null));
     c.put("--engine-memory-mb", Case.of("--engine-memory-mb", "512", "1"));
@@ -91,7 +91,7 @@ class CommandFlagsTest {
     return c;
   }
 
-  private static Map<String, Case> localCases() {
+  static Map<String, Case> localCases() {
     Map<String, Case> c = engineCases();
     c.put("--budget-window", Case.of("--budget-window", "PT2H", "PT1S"));
     c.put("--budget-scanned-mb", Case.of("--budget-scanned-mb", "100", "-1"));
@@ -225,7 +225,7 @@ class CommandFlagsTest {
     return List.of(((WorkerMain) cli.getCommand()).settings());
   }
 
-  private static Set<String> listed(CommandLine command) {
+  static Set<String> listed(CommandLine command) {
     Set<String> flags = new TreeSet<>();
     for (OptionSpec o : command.getCommandSpec().options()) {
       if (!o.usageHelp() && !o.versionHelp()) {
@@ -235,7 +235,7 @@ class CommandFlagsTest {
     return flags;
   }
 
-  private static void walk(
+  static void walk(
       Set<String> listed, Map<String, Case> cases, Function<List<String>, List<Object>> build) {
     assertThat(cases.keySet()).as("a case for every listed flag").isEqualTo(listed);
     for (Map.Entry<String, Case> e : cases.entrySet()) {
