@@ -247,7 +247,7 @@ class SqlCompatibilityEndToEndTest {
   /**
    * An empty result through a JDBC {@code PreparedStatement} names each column once: the driver
    * keeps the columns of the prepared statement's schema. (A plain {@code Statement} does not; see
-   * {@link #emptyResult_throughAPlainJdbcStatement_listsEachColumnTwice_aDriverBug}.)
+   * {@link JdbcDriverBugsTest}.)
    */
   @Test
   void emptyResult_hasEachColumnOnce_inPreparedStatementAndFlightSql() throws Exception {
@@ -271,38 +271,6 @@ class SqlCompatibilityEndToEndTest {
     assertThat(viaFlight.schema().getFields())
         .extracting(f -> f.getName())
         .containsExactly("n_nationkey", "n_name");
-  }
-
-  /**
-   * Pins a bug of the official JDBC driver 18.3.0 (still on arrow-java's main in July 2026), which
-   * no server can avoid for an empty result: {@code ArrowFlightStatement.executeFlightInfoQuery}
-   * adds the prepared statement's columns to the signature that {@code prepareAndExecute} already
-   * filled from the same schema, and only a batch with rows replaces the list ({@code
-   * FlightEndpointDataQueue} skips zero-row batches). An empty dataset schema would make the driver
-   * run the statement as an update. docs/sql-admission.md has the whole argument; when this test
-   * fails, the driver is fixed: drop the note there and assert each column once.
-   */
-  @Test
-  void emptyResult_throughAPlainJdbcStatement_listsEachColumnTwice_aDriverBug() throws Exception {
-    // GIVEN a statement that matches no row, and one that matches a row
-    String empty = "SELECT n_nationkey, n_name FROM lake.tpch.nation WHERE n_nationkey < 0";
-    String one = "SELECT n_nationkey, n_name FROM lake.tpch.nation WHERE n_nationkey = 0";
-
-    try (Connection c = jdbc();
-        Statement s = c.createStatement()) {
-      // WHEN the empty one runs through a plain Statement
-      try (ResultSet rs = s.executeQuery(empty)) {
-        // THEN the 18.3.0 driver lists its columns twice
-        assertThat(columns(rs.getMetaData()))
-            .containsExactly("n_nationkey", "n_name", "n_nationkey", "n_name");
-        assertThat(rs.next()).isFalse();
-      }
-      // AND a result with a row, on the same Statement, lists them once
-      try (ResultSet rs = s.executeQuery(one)) {
-        assertThat(rs.next()).isTrue();
-        assertThat(columns(rs.getMetaData())).containsExactly("n_nationkey", "n_name");
-      }
-    }
   }
 
   static List<String> columns(ResultSetMetaData md) throws SQLException {

@@ -1,5 +1,5 @@
 -- BI-style statements lake must answer exactly as DuckDB does over the same rows
--- (SqlCompatibilityCorpusTest). One statement per block, blocks end with ';' at the end of a line.
+-- (SqlCompatibilityEndToEndTest). One statement per block, blocks end with ';' at the end of a line.
 -- Every result is ordered, so the rows compare in order.
 
 -- window: rank per partition
@@ -152,3 +152,94 @@ GROUP BY l_shipmode ORDER BY l_shipmode;
 SELECT c_custkey, c_name, c_acctbal FROM lake.tpch.customer
 WHERE c_mktsegment = 'BUILDING' AND c_acctbal BETWEEN 1000 AND 5000
 ORDER BY c_acctbal DESC, c_custkey LIMIT 20 OFFSET 20;
+
+-- window frames: moving average, percent_rank, cume_dist, nth_value, share of the total
+SELECT o_orderkey, avg(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS mov
+FROM lake.tpch.orders WHERE o_orderkey < 100 ORDER BY o_orderkey;
+
+SELECT n_nationkey, percent_rank() OVER (ORDER BY n_nationkey) AS pr, cume_dist() OVER (ORDER BY n_regionkey) AS cd,
+       nth_value(n_name, 2) OVER (PARTITION BY n_regionkey ORDER BY n_nationkey) AS second
+FROM lake.tpch.nation ORDER BY n_nationkey;
+
+SELECT c_nationkey, round(100.0 * sum(c_acctbal) / sum(sum(c_acctbal)) OVER (), 4) AS share
+FROM lake.tpch.customer GROUP BY c_nationkey ORDER BY c_nationkey;
+
+SELECT n_nationkey, string_agg(n_name, ',' ORDER BY n_name) OVER (PARTITION BY n_regionkey) AS names
+FROM lake.tpch.nation ORDER BY n_nationkey;
+
+-- statistics and arg_min/arg_max
+SELECT round(corr(l_quantity, l_extendedprice), 6) AS r, round(regr_slope(l_extendedprice, l_quantity), 4) AS slope
+FROM lake.tpch.lineitem;
+
+SELECT c_nationkey, arg_min(c_name, c_acctbal) AS poorest, arg_max(c_name, c_acctbal) AS richest
+FROM lake.tpch.customer GROUP BY 1 ORDER BY 1;
+
+-- dates: month ends, names, ISO weeks, differences
+SELECT o_orderkey, last_day(o_orderdate) AS eom, monthname(o_orderdate) AS mn, dayname(o_orderdate) AS dn,
+       datediff('month', o_orderdate, DATE '1999-01-01') AS months, week(o_orderdate) AS wk, isodow(o_orderdate) AS dow
+FROM lake.tpch.orders WHERE o_orderkey < 20 ORDER BY o_orderkey;
+
+SELECT strftime(TIMESTAMP '2024-07-04 15:16:17', '%A %d %B %Y %I:%M %p') AS s, strftime(DATE '2024-12-31', '%j') AS doy,
+       CAST(timezone('America/New_York', TIMESTAMPTZ '2024-03-10 07:30:00+00') AS VARCHAR) AS ny;
+
+-- strings: split, translate, concat_ws, edit distance
+SELECT n_name, split_part(n_comment, ' ', 2) AS w2, reverse(n_name) AS rev, translate(n_name, 'AEI', 'aei') AS t,
+       concat_ws('/', n_name, n_regionkey) AS cw, levenshtein(n_name, 'CANADA') AS lv
+FROM lake.tpch.nation ORDER BY n_nationkey;
+
+-- regular expressions with backslash classes
+SELECT c_custkey, regexp_extract(c_phone, '^(\d+)-', 1) AS cc, regexp_replace(c_phone, '\d', '#', 'g') AS masked,
+       regexp_full_match(c_phone, '\d+-\d+-\d+-\d+') AS full
+FROM lake.tpch.customer WHERE c_custkey < 8 ORDER BY c_custkey;
+
+-- conditionals, casts, math, bits
+SELECT o_orderkey, greatest(o_shippriority, 1) AS g, least(o_totalprice, 1000) AS l,
+       try_cast(o_clerk AS INTEGER) AS bad, CAST(o_totalprice AS INTEGER) AS whole
+FROM lake.tpch.orders WHERE o_orderkey < 30 ORDER BY o_orderkey;
+
+SELECT round(ln(10), 6) AS ln, round(log10(1000), 6) AS lg, 17 // 5 AS idiv, mod(17, 5) AS m, power(2, 10) AS p,
+       bit_count(255) AS bc, 6 & 3 AS band, xor(6, 3) AS bx, 1 << 4 AS sh;
+
+-- LATERAL, ALL, recursive CTE
+SELECT c.c_name, o.cnt FROM lake.tpch.customer c,
+       LATERAL (SELECT count(*) AS cnt FROM lake.tpch.orders o WHERE o.o_custkey = c.c_custkey) o
+WHERE c.c_custkey < 10 ORDER BY c.c_name;
+
+SELECT p_partkey FROM lake.tpch.part p
+WHERE p_retailprice > ALL (SELECT ps_supplycost FROM lake.tpch.partsupp ps WHERE ps.ps_partkey = p.p_partkey)
+  AND p_partkey < 30 ORDER BY 1;
+
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 10) SELECT sum(n) AS s FROM t;
+
+-- FULL OUTER, SEMI, ANTI and ASOF joins
+SELECT r.r_name, count(n.n_nationkey) AS n FROM lake.tpch.region r
+FULL OUTER JOIN lake.tpch.nation n ON n.n_regionkey = r.r_regionkey GROUP BY 1 ORDER BY 1;
+
+SELECT c_custkey FROM lake.tpch.customer c SEMI JOIN lake.tpch.orders o ON o.o_custkey = c.c_custkey
+WHERE c_custkey < 30 ORDER BY 1;
+
+SELECT c_custkey FROM lake.tpch.customer c ANTI JOIN lake.tpch.orders o ON o.o_custkey = c.c_custkey
+WHERE c_custkey < 60 ORDER BY 1;
+
+SELECT o.o_orderkey, l.l_linenumber FROM lake.tpch.orders o
+ASOF JOIN lake.tpch.lineitem l ON o.o_orderkey = l.l_orderkey AND o.o_orderdate >= l.l_shipdate - INTERVAL 400 DAY
+WHERE o.o_orderkey < 40 ORDER BY 1, 2;
+
+-- UNION BY NAME, DISTINCT ON, COLUMNS, FROM first
+SELECT 'n' AS k, count(*) AS c FROM lake.tpch.nation UNION ALL BY NAME SELECT count(*) AS c, 'r' AS k FROM lake.tpch.region ORDER BY k;
+
+SELECT DISTINCT ON (n_regionkey) n_regionkey, n_name FROM lake.tpch.nation ORDER BY n_regionkey, n_name;
+
+SELECT COLUMNS('^n_(name|regionkey)$') FROM lake.tpch.nation ORDER BY n_nationkey LIMIT 4;
+
+FROM lake.tpch.region SELECT r_name ORDER BY r_name;
+
+-- PIVOT with two aggregates
+SELECT * FROM (SELECT n_regionkey, n_nationkey FROM lake.tpch.nation)
+PIVOT (count(*) AS c, max(n_nationkey) AS m FOR n_regionkey IN (0, 1));
+
+-- Metabase: a quoted, fully qualified aggregate in a nested source query
+SELECT "source"."o_orderpriority" AS "o_orderpriority", "source"."sum" AS "sum"
+FROM (SELECT "lake"."tpch"."orders"."o_orderpriority" AS "o_orderpriority", sum("lake"."tpch"."orders"."o_totalprice") AS "sum"
+      FROM "lake"."tpch"."orders" GROUP BY "lake"."tpch"."orders"."o_orderpriority") "source"
+ORDER BY "source"."sum" DESC;
