@@ -2,32 +2,16 @@ package dev.lake.app;
 
 import dev.lake.aws.AwsConfig;
 import dev.lake.core.job.ResultLayout;
-import java.net.URI;
-import java.time.Duration;
-import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * Where a deployment's AWS resources are: the same settings for the front door ({@code serve
- * --durable aws}), {@code bin/lake worker}, the Lambda handler and {@code table register}.
+ * --durable aws}), {@code bin/lake worker} and the Lambda handler ({@code table} commands take only
+ * {@link AwsClientOptions}).
  */
 public final class AwsOptions {
-  @Option(
-      names = "--aws-region",
-      defaultValue = "${env:AWS_REGION:-us-east-1}",
-      description = "AWS region (default: AWS_REGION, else us-east-1).")
-  String region;
-
-  @Option(
-      names = "--aws-endpoint",
-      description = "One endpoint override for every AWS service (moto, LocalStack).")
-  URI endpoint;
-
-  @Option(
-      names = "--aws-call-timeout-ms",
-      defaultValue = "10000",
-      description = "Total time per AWS SDK call including retries (1,000 - 300,000 ms).")
-  long callTimeoutMs;
+  @Mixin AwsClientOptions client;
 
   @Option(names = "--result-bucket", description = "S3 bucket of results and the ticket-key ring.")
   String resultBucket;
@@ -68,30 +52,15 @@ public final class AwsOptions {
               + " --kms-key-id (or LAKE_RESULT_BUCKET, LAKE_JOB_TABLE, LAKE_JOB_QUEUE_URL,"
               + " LAKE_KMS_KEY_ID)");
     }
-    return new AwsConfig(
-        region,
-        Optional.ofNullable(endpoint),
-        resultBucket,
-        jobTable,
-        jobQueueUrl,
-        kmsKeyId,
-        Duration.ofMillis(callTimeoutMs));
+    return client.config(resultBucket, jobTable, jobQueueUrl, kmsKeyId);
   }
 
   /**
    * Only what reaching AWS needs (region, endpoint, timeout), for processes that touch no durable
-   * resource (e.g. {@code table register} against the DynamoDB registry).
+   * resource (e.g. {@code serve} with the DynamoDB registry but no durable tier).
    */
   public AwsConfig clientsOnly() {
-    String none = "-";
-    return new AwsConfig(
-        region,
-        Optional.ofNullable(endpoint),
-        Optional.ofNullable(resultBucket).orElse(none),
-        Optional.ofNullable(jobTable).orElse(none),
-        Optional.ofNullable(jobQueueUrl).orElse(none),
-        Optional.ofNullable(kmsKeyId).orElse(none),
-        Duration.ofMillis(callTimeoutMs));
+    return client.clientsOnly();
   }
 
   public String keyRingPrefix() {

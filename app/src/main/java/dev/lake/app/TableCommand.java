@@ -3,7 +3,6 @@ package dev.lake.app;
 import dev.lake.aws.AwsClients;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -34,8 +33,11 @@ final class TableCommand implements Runnable {
 
   /** The registry the options name (the local default when none is), closed after use. */
   static int withRegistry(
-      RegistryOptions registry, AwsOptions aws, java.util.function.ToIntFunction<Registry> use) {
-    RegistrySource source = registry.sourceOr(Path.of(".lake/registry.json"));
+      RegistryOptions registry,
+      LocalDataDir local,
+      AwsClientOptions aws,
+      java.util.function.ToIntFunction<Registry> use) {
+    RegistrySource source = registry.sourceOr(local.registryFile());
     Optional<AwsClients> clients = source.table().map(t -> new AwsClients(aws.clientsOnly()));
     try {
       return use.applyAsInt(LakeRuntime.registry(source, clients));
@@ -48,7 +50,7 @@ final class TableCommand implements Runnable {
       name = "register",
       mixinStandardHelpOptions = true,
       description =
-          "Register a table in the registry file (--registry, default .lake/registry.json) or the"
+          "Register a table in the registry file (--registry, default DATA_DIR/registry.json with --data-dir, else .lake/registry.json) or the"
               + " shared DynamoDB registry (--registry-table). The location must open as the"
               + " format named (bin/lake table import turns Parquet, CSV or JSON files into a"
               + " Lance table).")
@@ -57,7 +59,9 @@ final class TableCommand implements Runnable {
 
     @CommandLine.Mixin RegistryOptions registry;
 
-    @CommandLine.Mixin AwsOptions aws;
+    @CommandLine.Mixin LocalDataDir local;
+
+    @CommandLine.Mixin AwsClientOptions aws;
 
     @Parameters(index = "0", description = "lake.<namespace>.<table>")
     String name;
@@ -99,6 +103,7 @@ final class TableCommand implements Runnable {
       }
       return withRegistry(
           registry,
+          local,
           aws,
           r -> {
             var entry = r.register(ref, format, location, options);
@@ -126,7 +131,9 @@ final class TableCommand implements Runnable {
 
     @CommandLine.Mixin RegistryOptions registry;
 
-    @CommandLine.Mixin AwsOptions aws;
+    @CommandLine.Mixin LocalDataDir local;
+
+    @CommandLine.Mixin AwsClientOptions aws;
 
     @Parameters(index = "0", description = "lake.<namespace>.<table>")
     String name;
@@ -136,6 +143,7 @@ final class TableCommand implements Runnable {
       TableRef ref = TableRef.parse(name);
       return withRegistry(
           registry,
+          local,
           aws,
           r -> {
             boolean removed = r.unregister(ref);

@@ -42,7 +42,9 @@ final class TableImportCommand implements Callable<Integer> {
 
   @CommandLine.Mixin RegistryOptions registry;
 
-  @CommandLine.Mixin AwsOptions aws;
+  @CommandLine.Mixin LocalDataDir local;
+
+  @CommandLine.Mixin AwsClientOptions aws;
 
   @Parameters(index = "0", description = "lake.<namespace>.<table>")
   String name;
@@ -79,10 +81,10 @@ final class TableImportCommand implements Callable<Integer> {
       throw usage("Tables are imported into catalog lake (lake.<namespace>.<table>), not " + ref);
     }
     FileImport.Source source = FileImport.Source.resolve(inputs);
-    RegistrySource registrySource = registry.sourceOr(Path.of(".lake/registry.json"));
+    RegistrySource registrySource = registry.sourceOr(local.registryFile());
     StorageAccess storage = ObjectStorage.access(Optional.of(aws.clientsOnly()));
     return TableCommand.withRegistry(
-        registry, aws, r -> run(r, registrySource, ref, source, storage));
+        registry, local, aws, r -> run(r, registrySource, ref, source, storage));
   }
 
   private int run(
@@ -139,6 +141,12 @@ final class TableImportCommand implements Callable<Integer> {
             + " at "
             + target);
     if (entry.isEmpty()) {
+      boolean newNamespace =
+          r.list().stream()
+              .noneMatch(
+                  e ->
+                      e.ref().catalog().equals(ref.catalog())
+                          && e.ref().namespace().equals(ref.namespace()));
       Registry.Entry registered = LanceFormat.register(r, ref, target);
       out.println(
           "registered "
@@ -146,6 +154,14 @@ final class TableImportCommand implements Callable<Integer> {
               + " as lance (incarnation "
               + registered.incarnation()
               + ")");
+      if (newNamespace && registrySource.file().isPresent()) {
+        // bin/lake local grants its demo token the registered namespaces when it starts
+        out.println(
+            ref.catalog()
+                + "."
+                + ref.namespace()
+                + " is a new namespace: a running bin/lake local serves it after a restart");
+      }
     }
     out.println("schema:");
     columns.forEach(c -> out.println("  " + c));

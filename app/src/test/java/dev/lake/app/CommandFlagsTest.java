@@ -156,11 +156,22 @@ class CommandFlagsTest {
     return c;
   }
 
-  private static Map<String, Case> workerCases() {
-    Map<String, Case> c = engineCases();
+  /** The registry flags and the worker settings, shared by {@code worker} and {@code serve}. */
+  static void registryAndWorkerCases(Map<String, Case> c) {
     c.put("--registry", Case.of("--registry", "/tmp/lake-flags-registry-2.json", null));
     c.put("--registry-table", Case.flag("--registry-table", "lake-registry-2"));
     c.put("--registry-freshness-ms", Case.of("--registry-freshness-ms", "5000", "-1"));
+    c.put("--worker-lease-seconds", Case.of("--worker-lease-seconds", "90", "0"));
+    c.put("--worker-renew-seconds", Case.of("--worker-renew-seconds", "10", "0"));
+    c.put("--worker-max-execution-seconds", Case.of("--worker-max-execution-seconds", "600", "0"));
+    c.put("--worker-lambda-margin-seconds", Case.of("--worker-lambda-margin-seconds", "30", "-1"));
+    c.put("--worker-max-attempts", Case.of("--worker-max-attempts", "4", "0"));
+    c.put("--worker-retry-delay-seconds", Case.of("--worker-retry-delay-seconds", "7", "-1"));
+  }
+
+  private static Map<String, Case> workerCases() {
+    Map<String, Case> c = engineCases();
+    registryAndWorkerCases(c);
     c.put("--aws-region", Case.of("--aws-region", "eu-west-1", null));
     c.put("--aws-endpoint", Case.of("--aws-endpoint", "http://127.0.0.1:1", null));
     c.put("--aws-call-timeout-ms", Case.of("--aws-call-timeout-ms", "5000", "0"));
@@ -170,12 +181,6 @@ class CommandFlagsTest {
     c.put("--kms-key-id", Case.of("--kms-key-id", "other-key", null));
     c.put("--key-ring-prefix", Case.of("--key-ring-prefix", "keys-2", null));
     c.put("--result-prefix", Case.of("--result-prefix", "results-2", null));
-    c.put("--worker-lease-seconds", Case.of("--worker-lease-seconds", "90", "0"));
-    c.put("--worker-renew-seconds", Case.of("--worker-renew-seconds", "10", "0"));
-    c.put("--worker-max-execution-seconds", Case.of("--worker-max-execution-seconds", "600", "0"));
-    c.put("--worker-lambda-margin-seconds", Case.of("--worker-lambda-margin-seconds", "30", "-1"));
-    c.put("--worker-max-attempts", Case.of("--worker-max-attempts", "4", "0"));
-    c.put("--worker-retry-delay-seconds", Case.of("--worker-retry-delay-seconds", "7", "-1"));
     c.put("--worker-threads", Case.of("--worker-threads", "3", "0"));
     c.put("--worker-max-running", Case.of("--worker-max-running", "5", "0"));
     c.put("--worker-max-running-per-tenant", Case.of("--worker-max-running-per-tenant", "2", "0"));

@@ -57,9 +57,7 @@ class ServeFlagsTest {
         "--tls-key",
         Case.with(List.of("--tls-cert", "/tmp/lake-flags.pem"), "--tls-key", "/tmp/k.pem", null));
     c.put("--trusted-tls-proxy", Case.flag("--trusted-tls-proxy"));
-    c.put("--registry", Case.of("--registry", "/tmp/lake-flags-registry-2.json", null));
-    c.put("--registry-table", Case.flag("--registry-table", "lake-registry-2"));
-    c.put("--registry-freshness-ms", Case.of("--registry-freshness-ms", "5000", "-1"));
+    CommandFlagsTest.registryAndWorkerCases(c);
     c.put("--durable", Case.with(durableAws("--durable"), "--durable", "aws", "gcp"));
     c.put("--durable-workers", Case.of("--durable-workers", "2", "-1"));
     c.put("--aws-region", Case.with(durableAws(""), "--aws-region", "eu-west-1", null));
@@ -74,12 +72,6 @@ class ServeFlagsTest {
         Case.with(durableAws("--job-queue-url"), "--job-queue-url", "http://127.0.0.1:1/q2", null));
     c.put("--key-ring-prefix", Case.with(durableAws(""), "--key-ring-prefix", "keys-2", null));
     c.put("--result-prefix", Case.of("--result-prefix", "results-2", null));
-    c.put("--worker-lease-seconds", Case.of("--worker-lease-seconds", "90", "0"));
-    c.put("--worker-renew-seconds", Case.of("--worker-renew-seconds", "10", "0"));
-    c.put("--worker-max-execution-seconds", Case.of("--worker-max-execution-seconds", "600", "0"));
-    c.put("--worker-lambda-margin-seconds", Case.of("--worker-lambda-margin-seconds", "30", "-1"));
-    c.put("--worker-max-attempts", Case.of("--worker-max-attempts", "4", "0"));
-    c.put("--worker-retry-delay-seconds", Case.of("--worker-retry-delay-seconds", "7", "-1"));
     c.put("--metrics-host", Case.of("--metrics-host", "127.0.0.2", null));
     c.put("--metrics-port", Case.of("--metrics-port", "9464", "70000"));
     return c;
