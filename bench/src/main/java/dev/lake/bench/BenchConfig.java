@@ -40,7 +40,7 @@ public record BenchConfig(
   public static final int DEFAULT_CONCURRENT_REQUESTS = 1000;
   public static final int SMALL_WARMUP_ROUNDS = 200;
   public static final Set<String> METRIC_IDS =
-      Set.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "M1");
+      Set.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "M1");
 
   public BenchConfig {
     requireNonNull(out, "out is null");

@@ -19,6 +19,7 @@ public final class Harness {
         new P4Async(),
         new P6IcebergLoads(),
         new P7FanOut(),
+        new P8ObjectStorage(),
         new M1Memory());
   }
 
