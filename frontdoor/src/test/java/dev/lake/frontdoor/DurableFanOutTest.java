@@ -249,17 +249,23 @@ class DurableFanOutTest {
           "only the parent's manifest stays");
       assertThat(store().usage("acme").active()).isZero();
     }
-    assertThat(
-            download(
-                client,
-                pollToEnd(
-                        client,
-                        client.pollInfo(
-                            statement("SELECT count(*) FROM lake.tpch.lineitem"), bearer(ALICE)),
-                        ALICE)
-                    .getFlightInfo(),
-                ALICE))
-        .containsExactly("60175|");
+    // AND a combined result is stored in the client's format (Parquet here; the children's
+    // partial results are Arrow whatever the client asked for)
+    FlightInfo interactive = client.getInfo(statement(AGGREGATE), bearer(ALICE));
+    List<String> expected = rows(client, interactive.getEndpoints().get(0).getTicket(), ALICE);
+    Set<String> filesBefore = resultFiles();
+    PollInfo parquet =
+        pollToEnd(
+            client,
+            client.pollInfo(
+                statement(AGGREGATE),
+                bearer(ALICE),
+                DurableFlightCalls.header("x-lake-result-format", "parquet")),
+            ALICE);
+    assertThat(download(client, parquet.getFlightInfo(), ALICE))
+        .containsExactlyElementsOf(expected);
+    assertThat(resultFiles().stream().filter(f -> !filesBefore.contains(f)))
+        .anyMatch(f -> f.endsWith(".parquet"));
   }
 
   @Test
