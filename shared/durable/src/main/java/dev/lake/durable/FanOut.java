@@ -260,31 +260,43 @@ final class FanOut {
     if (result.current().state() == JobState.SUCCEEDED) {
       return Outcome.DONE; // a duplicate delivery won with the same listing
     }
-    // cancelled meanwhile: the listing is not referenced; nothing may stay published
+    if (!result.current().state().terminal()) {
+      // another delivery moved the record (its progress update): the listing stays, since a
+      // concurrent delivery may be publishing the same one; check again, which republishes
+      return check(result.current());
+    }
+    // cancelled or failed meanwhile: the listing is not referenced; nothing may stay published
     new ResultWriter(p.objects, p.layout.bounds()).discardAll(directory);
     return check(result.current());
   }
 
   /**
    * The combine step failed: a dependency (an EXTERNAL code) is retried with the next delivery; a
-   * duplicate delivery that already succeeded wins; anything else fails the parent with its error,
-   * every child's result and the parent's parts deleted (nothing published).
+   * duplicate delivery that already succeeded wins; anything else fails the parent with its error
+   * and then — only once that write applied, so a concurrent delivery's published result is never
+   * touched — deletes every child's result and the parent's parts (nothing published).
    */
   private Outcome combineFailed(
       Job parent, List<Job> children, String directory, RuntimeException e) {
-    Optional<Job> now = p.jobs.find(parent.id());
-    if (now.isPresent() && now.get().state() == JobState.SUCCEEDED) {
-      return Outcome.DONE; // another delivery combined and published; its parts are the result
+    for (int i = 0; i < 3; i++) {
+      Job current = p.jobs.find(parent.id()).orElse(parent);
+      if (current.state().terminal()) {
+        return current.state() == JobState.SUCCEEDED ? Outcome.DONE : check(current);
+      }
+      if (JobProcessor.transientFailure(e)) {
+        LOG.warn("job {}: combining its splits failed transiently; retried", parent.id(), e);
+        return Outcome.RETRY;
+      }
+      JobStore.CasResult failed =
+          p.jobs.compareAndSet(
+              current.version(), JobProcessor.classify(current, e, p.clock.instant()));
+      if (failed.applied()) {
+        cancelAll(children);
+        new ResultWriter(p.objects, p.layout.bounds()).discardAll(directory);
+        return Outcome.DONE;
+      }
     }
-    if (JobProcessor.transientFailure(e)) {
-      LOG.warn("job {}: combining its splits failed transiently; retried", parent.id(), e);
-      return Outcome.RETRY;
-    }
-    Job current = now.orElse(parent);
-    cancelAll(children);
-    new ResultWriter(p.objects, p.layout.bounds()).discardAll(directory);
-    p.jobs.compareAndSet(current.version(), JobProcessor.classify(current, e, p.clock.instant()));
-    return Outcome.DONE;
+    return Outcome.RETRY;
   }
 
   private ResultManifest manifest(String key) {
