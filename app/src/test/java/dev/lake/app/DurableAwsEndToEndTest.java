@@ -87,16 +87,7 @@ class DurableAwsEndToEndTest {
           info = client.pollInfo(info.getFlightDescriptor().get(), bearer("t"));
         }
         // THEN S3 holds N parts + one manifest under results/<tenant>/<query id>/
-        List<String> keys3 =
-            aws
-                .clients()
-                .s3()
-                .listObjectsV2(b -> b.bucket(aws.config().bucket()).prefix("results/acme/"))
-                .contents()
-                .stream()
-                .map(o -> o.key())
-                .sorted()
-                .toList();
+        List<String> keys3 = resultKeys(aws, "results/acme/");
         assertThat(keys3).hasSize(8);
         String queryDir = keys3.get(0).substring(0, keys3.get(0).lastIndexOf('/') + 1);
         assertThat(queryDir).matches("results/acme/q[A-Za-z0-9_-]{22}/");
@@ -118,6 +109,19 @@ class DurableAwsEndToEndTest {
     } finally {
       aws.clients().close();
     }
+  }
+
+  /** The keys under {@code prefix} in the result bucket, sorted. */
+  static List<String> resultKeys(AwsTestKit.Resources aws, String prefix) {
+    return aws
+        .clients()
+        .s3()
+        .listObjectsV2(b -> b.bucket(aws.config().bucket()).prefix(prefix))
+        .contents()
+        .stream()
+        .map(o -> o.key())
+        .sorted()
+        .toList();
   }
 
   /**

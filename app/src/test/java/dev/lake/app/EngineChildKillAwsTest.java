@@ -104,7 +104,7 @@ class EngineChildKillAwsTest {
       assertThat(download(client, warm.getFlightInfo(), "a")).containsExactly("5|");
       // WHEN a slow statement is submitted durably and, once its job runs and an engine child
       // works on it, every engine child of this JVM is killed (SIGKILL, as the OOM killer would)
-      List<String> before = resultKeys(aws);
+      List<String> before = DurableAwsEndToEndTest.resultKeys(aws, "results/acme/");
       PollInfo submitted = client.pollInfo(statement(SLOW), bearer("a"));
       awaitRunningJob(aws, Duration.ofSeconds(60));
       ProcessHandle busy = awaitBusyEngineChild(Duration.ofSeconds(60));
@@ -115,7 +115,7 @@ class EngineChildKillAwsTest {
       assertThat(failed.status().code()).isEqualTo(FlightStatusCode.INTERNAL);
       assertThat(failed.status().description()).contains("reference");
       // AND nothing more is published under the tenant's results (its parts deleted)
-      assertThat(resultKeys(aws)).isEqualTo(before);
+      assertThat(DurableAwsEndToEndTest.resultKeys(aws, "results/acme/")).isEqualTo(before);
       // AND another tenant's fresh statement runs on a new engine child, durably
       PollInfo next =
           pollToEnd(
@@ -135,18 +135,6 @@ class EngineChildKillAwsTest {
     } finally {
       aws.clients().close();
     }
-  }
-
-  static List<String> resultKeys(AwsTestKit.Resources aws) {
-    return aws
-        .clients()
-        .s3()
-        .listObjectsV2(b -> b.bucket(aws.config().bucket()).prefix("results/acme/"))
-        .contents()
-        .stream()
-        .map(o -> o.key())
-        .sorted()
-        .toList();
   }
 
   /** Waits until a job in the job table is RUNNING. */
