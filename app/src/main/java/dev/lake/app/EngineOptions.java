@@ -106,6 +106,15 @@ public final class EngineOptions {
   Duration planningTimeout;
 
   @Option(
+      names = "--engine-start-timeout",
+      defaultValue = "PT60S",
+      description =
+          "Longest an engine process may take to start (load the engine's native libraries and"
+              + " listen) before the statement waiting for it fails UNAVAILABLE (ISO-8601, 1 s .."
+              + " 10 min, default PT60S).")
+  Duration startTimeout;
+
+  @Option(
       names = "--engine-spare",
       defaultValue = "true",
       arity = "1",
@@ -130,7 +139,7 @@ public final class EngineOptions {
         grace,
         planningTimeout,
         d.watchdogInterval(),
-        d.startTimeout(),
+        startTimeout,
         spare);
   }
 

@@ -47,6 +47,7 @@ public final class EngineProcessMain {
       plugins.forEach(c -> c.owner().ifPresent(owned::add));
       List<TableReader> readers = plugins.stream().flatMap(c -> c.readers().stream()).toList();
       try (DuckDbQueryEngine duck = new DuckDbQueryEngine(engine, readers)) {
+        readers.forEach(TableReader::warmUp);
         warmUp(duck, allocator);
         EngineHost.serve(duck, allocator, socket, System.in);
       } finally {
@@ -59,8 +60,9 @@ public final class EngineProcessMain {
   }
 
   /**
-   * Plans and runs one statement before the process listens, so a tenant's first statement does not
-   * pay for loading and compiling the engine's paths inside its planning timeout.
+   * Plans and runs one statement before the process listens (after the readers loaded their native
+   * libraries, {@link TableReader#warmUp}), so a tenant's first statement does not pay for loading
+   * and compiling the engine's paths inside its planning timeout.
    */
   private static void warmUp(DuckDbQueryEngine engine, BufferAllocator allocator)
       throws IOException {

@@ -65,6 +65,7 @@ class CommandFlagsTest {
     c.put("--engine-process-heap-mb", Case.of("--engine-process-heap-mb", "128", "1"));
     c.put("--engine-grace", Case.of("--engine-grace", "PT1S", "PT5M"));
     c.put("--engine-planning-timeout", Case.of("--engine-planning-timeout", "PT10S", "PT1H"));
+    c.put("--engine-start-timeout", Case.of("--engine-start-timeout", "PT20S", "PT11M"));
     c.put("--engine-spare", Case.of("--engine-spare", "false", null));
     c.put("--query-timeout", Case.of("--query-timeout", "PT30S", "PT2H"));
     c.put("--max-query-timeout", Case.of("--max-query-timeout", "PT2H", "PT25H"));

@@ -48,6 +48,8 @@ class EngineOptionsTest {
                 "1024",
                 "--engine-grace",
                 "PT1S",
+                "--engine-start-timeout",
+                "PT20S",
                 "--engine-spare",
                 "false")
             .sandboxConfig();
@@ -55,6 +57,9 @@ class EngineOptionsTest {
     assertThat(custom.ceilingFor(1L << 30)).isEqualTo(1L << 30);
     assertThat(custom.grace()).isEqualTo(java.time.Duration.ofSeconds(1));
     assertThat(custom.spare()).isFalse();
+    assertThat(custom.startTimeout()).isEqualTo(java.time.Duration.ofSeconds(20));
+    assertThatThrownBy(() -> parse("--engine-start-timeout", "PT0S").sandboxConfig())
+        .hasMessageContaining("engineStartTimeout");
     assertThatThrownBy(() -> parse("--engine-isolation", "thread").sandboxConfig())
         .hasMessage("--engine-isolation must be process or in-process: thread");
     assertThatThrownBy(() -> parse("--engine-grace", "PT5M").sandboxConfig())

@@ -11,6 +11,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * longer retained.
  */
 public interface TableReader {
+  /**
+   * Loads what this reader's first read would load (native libraries, their runtimes) so a process
+   * can pay for it before it serves: an engine process calls it before it listens, so a tenant's
+   * first statement on a fresh process is not slowed by it. Reads no table. Default: nothing.
+   */
+  default void warmUp() {}
+
   /** Whether this reader handles {@code snapshot}. */
   boolean supports(Snapshot snapshot);
 

@@ -66,6 +66,12 @@ public final class LanceTableReader
             .build();
   }
 
+  /** Loads Lance's native library (a large one: seconds on a loaded machine). */
+  @Override
+  public void warmUp() {
+    org.lance.JniLoader.ensureLoaded();
+  }
+
   @Override
   public boolean supports(Snapshot snapshot) {
     return snapshot instanceof LanceSnapshot;

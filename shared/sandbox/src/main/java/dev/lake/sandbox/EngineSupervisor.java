@@ -31,12 +31,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Owns the engine processes: one per slot (a memory pool; a slot runs one tenant's statements at a
  * time, {@link ProcessLeases}) plus one started spare. A slot's process is started on its first use
- * by taking the spare (a new spare starts at once), so a statement never waits for a JVM start
- * unless two are needed at once. A watchdog samples every process's resident set ({@code
- * /proc/PID/status} VmRSS) every {@link SandboxConfig#watchdogInterval()} and SIGKILLs a process
- * past its ceiling; its statements fail with {@code RESOURCE_EXHAUSTED} naming the ceiling and its
- * slot takes the spare on next use. Deadline and abandonment kills go through {@link #kill} too.
- * Processes exit by themselves when this JVM goes away (their stdin closes).
+ * by taking the spare (a new spare starts as soon as the taken one is up, never two starts at
+ * once), so a statement never waits for a JVM start unless two are needed in quick succession. A
+ * watchdog samples every process's resident set ({@code /proc/PID/status} VmRSS) every {@link
+ * SandboxConfig#watchdogInterval()} and SIGKILLs a process past its ceiling; its statements fail
+ * with {@code RESOURCE_EXHAUSTED} naming the ceiling and its slot takes the spare on next use.
+ * Deadline and abandonment kills go through {@link #kill} too. Processes exit by themselves when
+ * this JVM goes away (their stdin closes).
  */
 public final class EngineSupervisor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngineSupervisor.class);
@@ -142,11 +143,11 @@ public final class EngineSupervisor implements AutoCloseable {
       if (future == null || failedOrDead(future)) {
         if (spare != null && !failedOrDead(spare)) {
           future = spare;
-          spare = start();
+          spare = startAfter(future);
         } else {
           future = start();
           if (config.spare() && (spare == null || failedOrDead(spare))) {
-            spare = start();
+            spare = startAfter(future);
           }
         }
         slots.set(slot, future);
@@ -171,6 +172,16 @@ public final class EngineSupervisor implements AutoCloseable {
 
   private CompletableFuture<EngineProcess> start() {
     return CompletableFuture.supplyAsync(this::launchOne, workers);
+  }
+
+  /**
+   * A new spare, started once {@code first} (the process a statement waits for) is up or failed:
+   * two starts at once share the CPU, and on a loaded machine both would take twice as long
+   * (measured at load 20: about 36 s for each of two concurrent starts — most of it inflating
+   * DuckDB's and Lance's native libraries from their jars and loading classes).
+   */
+  private CompletableFuture<EngineProcess> startAfter(CompletableFuture<EngineProcess> first) {
+    return first.handle((p, e) -> null).thenComposeAsync(ignored -> start(), workers);
   }
 
   private EngineProcess launchOne() {
