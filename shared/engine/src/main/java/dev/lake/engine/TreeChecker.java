@@ -43,7 +43,15 @@ final class TreeChecker {
           "PIVOT",
           "SHOW_REF");
 
+  /** Scalar generators admitted only as the direct argument of {@code unnest}. */
+  static final Set<String> UNNEST_ONLY = Set.of("range", "generate_series");
+
   private final Deque<Set<String>> cteScopes = new ArrayDeque<>();
+
+  /** Generator calls seen as the direct argument of an {@code unnest} (by identity). */
+  private final Set<JsonNode> underUnnest =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
   private final Set<TableRef> tables = new TreeSet<>();
 
   /** Checks one statement (an element of {@code statements}) and returns the tables it reads. */
@@ -228,7 +236,7 @@ final class TreeChecker {
     return false;
   }
 
-  private static void checkExpression(JsonNode expr) {
+  private void checkExpression(JsonNode expr) {
     String kind = expr.path("class").asText();
     if (kind.equals("COLUMN_REF")) {
       JsonNode names = expr.path("column_names");
@@ -257,6 +265,29 @@ final class TreeChecker {
     }
     if (!catalog.isEmpty() || !(schema.isEmpty() || schema.equals("main"))) {
       throw notAllowed("Qualified function names are not allowed: " + schema + "." + name + "()");
+    }
+    if ((name.equals("unnest") || name.equals("unlist")) && kind.equals("FUNCTION")) {
+      for (JsonNode child : expr.path("children")) {
+        if (child.path("class").asText().equals("FUNCTION")
+            && UNNEST_ONLY.contains(
+                child.path("function_name").asText().toLowerCase(Locale.ROOT))) {
+          underUnnest.add(child);
+        }
+      }
+    }
+    if (UNNEST_ONLY.contains(name) && kind.equals("FUNCTION")) {
+      if (underUnnest.contains(expr)) {
+        return;
+      }
+      throw notAllowed(
+          "Function "
+              + name
+              + "() is allowed in the select list only directly under unnest, as in SELECT"
+              + " unnest("
+              + name
+              + "(1, 10)), or in FROM, as in SELECT * FROM "
+              + name
+              + "(1, 10)");
     }
     boolean allowed =
         kind.equals("WINDOW")

@@ -118,8 +118,8 @@ class AdmissionHardeningTest {
         "SELECT pg_get_viewdef(1)",
         "SELECT len(range(1000000000))",
         "SELECT generate_series(1, 1000000000)",
-        "SELECT repeat('x', 1000000000)",
-        "SELECT lpad('x', 1000000000, 'y')",
+        "SELECT unnest([1]) + len(range(1000000000))",
+        "SELECT list_resize([1], 1000000000)",
         "SELECT nextval('s')",
         "SELECT setseed(0.5)",
         "SELECT write_log('x')",
@@ -130,6 +130,28 @@ class AdmissionHardeningTest {
     assertThatThrownBy(() -> admission.admit(sql))
         .isInstanceOfSatisfying(
             LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SQL_NOT_ALLOWED));
+  }
+
+  @Test
+  void admit_accepts_sizeArgumentFunctions_andGeneratorsUnderUnnest() {
+    // WHEN the string formatters and scalar generators directly under unnest are admitted
+    // THEN they pass (the engine process's memory ceiling bounds what they allocate)
+    assertThat(
+            admission
+                .admit(
+                    "SELECT lpad(n_name, 20, '.'), rpad(n_name, 20), printf('%s-%d', n_name,"
+                        + " n_nationkey), format('{}:{}', n_name, n_regionkey), repeat('ab', 3),"
+                        + " bar(n_nationkey, 0, 24, 10) FROM lake.tpch.nation")
+                .tables())
+        .containsExactly(TableRef.parse("lake.tpch.nation"));
+    assertThat(admission.admit("SELECT unnest(generate_series(1, 3)), unnest(range(3))").tables())
+        .isEmpty();
+    // AND a generator anywhere else names where it works
+    assertThatThrownBy(() -> admission.admit("SELECT generate_series(1, 3)"))
+        .hasMessage(
+            "Function generate_series() is allowed in the select list only directly under unnest,"
+                + " as in SELECT unnest(generate_series(1, 10)), or in FROM, as in SELECT * FROM"
+                + " generate_series(1, 10)");
   }
 
   @Test
