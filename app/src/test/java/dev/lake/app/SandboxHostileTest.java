@@ -169,6 +169,36 @@ class SandboxHostileTest {
   }
 
   @Test
+  void repeatOfATableRow_endsAtTheCeilingOrItsDeadline() throws Exception {
+    long kills = sandbox().figures().ceilingKills();
+    // admitted since statements run in engine processes: 20,000 × 100 KB = 2 GB of one string
+    FlightRuntimeException e =
+        whileBystanderAnswers(
+            () ->
+                count(
+                    client,
+                    ALICE,
+                    "WITH b AS (SELECT string_agg('b', '') AS t FROM range(100000))"
+                        + " SELECT length(repeat(t, 20000)) FROM b",
+                    deadline(10_000)));
+    assertStoppedByTheCeilingOrTheDeadline(e, kills, "10s");
+  }
+
+  @Test
+  void lpadToTwoGigabytes_endsAtTheCeilingOrItsDeadline() throws Exception {
+    long kills = sandbox().figures().ceilingKills();
+    FlightRuntimeException e =
+        whileBystanderAnswers(
+            () ->
+                count(
+                    client,
+                    ALICE,
+                    "SELECT length(lpad(n_name, 2000000000, n_comment)) FROM lake.tpch.nation",
+                    deadline(10_000)));
+    assertStoppedByTheCeilingOrTheDeadline(e, kills, "10s");
+  }
+
+  @Test
   void levenshteinOver100KBColumns_endsAtItsDeadlinePlusTheGrace() throws Exception {
     AtomicLong took = new AtomicLong();
     FlightRuntimeException e =
@@ -216,6 +246,7 @@ class SandboxHostileTest {
     Ticket ticket = leaving.execute(levenshtein(), bearer(ALICE)).getEndpoints().get(0).getTicket();
     FlightStream stream = leaving.getStream(ticket, bearer(ALICE));
     awaitRunning(1);
+    LockSupport.parkNanos(Duration.ofSeconds(2).toNanos()); // well into the native call
     long start = System.nanoTime();
     // what the server sees when a client goes (its call is reset): the native call ignores the
     // engine's cancel, so the slot comes back when its process is killed after the grace

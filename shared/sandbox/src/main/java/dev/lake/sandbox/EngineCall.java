@@ -96,7 +96,7 @@ final class EngineCall {
       return own;
     }
     LakeException ended = lease.process().ended();
-    if (cause != null && ended.getCause() == null) {
+    if (cause != null && cause != ended && ended.getCause() == null) {
       ended.addSuppressed(cause);
     }
     return ended;

@@ -12,9 +12,10 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 
 /**
  * An execution running in an engine process: its result is the Arrow IPC stream on the call's
- * connection, read as the caller pulls it. The stream counts as complete only when the engine's ok
- * trailer follows the end-of-stream marker; an error trailer throws that error, and a connection
- * that breaks (process killed) throws why it broke, never a clean end.
+ * connection, read as the caller pulls it, after the engine's header frame. The stream counts as
+ * complete only when the engine's ok trailer follows the end-of-stream marker; an error trailer
+ * throws that error, and a connection that breaks (process killed) throws why it broke, never a
+ * clean end.
  */
 final class RemoteExecution implements QueryExecution {
   private final EngineCall call;
@@ -65,6 +66,8 @@ final class RemoteExecution implements QueryExecution {
         if (super.loadNextBatch()) {
           return true;
         }
+      } catch (LakeException e) {
+        throw e; // the engine's header error, or why the connection broke (initialize)
       } catch (IOException | RuntimeException e) {
         throw call.broken(e);
       }
@@ -82,10 +85,19 @@ final class RemoteExecution implements QueryExecution {
       return false;
     }
 
+    /**
+     * Reads the engine's header (the statement started, or the error it failed with) and the
+     * stream's schema, on the first read: execution itself returns at once, so the caller can
+     * cancel a statement that computes its first batch for a long time (a client leaving then frees
+     * its slot within the grace).
+     */
     @Override
     protected void initialize() throws IOException {
       try {
+        Wire.check(call.reply());
         super.initialize();
+      } catch (LakeException e) {
+        throw e;
       } catch (IOException | RuntimeException e) {
         throw call.broken(e);
       }

@@ -167,13 +167,9 @@ public final class SandboxedQueryEngine implements QueryEngine {
                 explicit ? Optional.of(timeout) : Optional.empty()),
             timeout,
             EngineCall.deadline(timeout));
-    try {
-      Wire.check(call.reply());
-      return new RemoteExecution(call, allocator);
-    } catch (RuntimeException e) {
-      call.abandon();
-      throw e;
-    }
+    // returns before the engine's header: the statement may compute its first batch for long, and
+    // its caller must be able to cancel it meanwhile (RemoteExecution reads the header first)
+    return new RemoteExecution(call, allocator);
   }
 
   @Override
