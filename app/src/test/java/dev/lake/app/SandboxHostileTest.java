@@ -153,49 +153,25 @@ class SandboxHostileTest {
   @Test
   void replaceOverATableRow_endsAtTheCeilingOrItsDeadline_andOnlyItsProcessIsKilled()
       throws Exception {
-    long kills = sandbox().figures().ceilingKills();
     // 10,000 matches × a 100 KB replacement: 1 GB of one string, past the 512 MiB ceiling
-    FlightRuntimeException e =
-        whileBystanderAnswers(
-            () ->
-                count(
-                    client,
-                    ALICE,
-                    "WITH a AS (SELECT string_agg('a', '') AS s FROM range(10000)),"
-                        + " b AS (SELECT string_agg('b', '') AS t FROM range(100000))"
-                        + " SELECT length(replace(s, 'a', t)) FROM a, b",
-                    deadline(10_000)));
-    assertStoppedByTheCeilingOrTheDeadline(e, kills, "10s");
+    memoryBombEndsAtTheCeilingOrItsDeadline(
+        "WITH a AS (SELECT string_agg('a', '') AS s FROM range(10000)),"
+            + " b AS (SELECT string_agg('b', '') AS t FROM range(100000))"
+            + " SELECT length(replace(s, 'a', t)) FROM a, b");
   }
 
   @Test
   void repeatOfATableRow_endsAtTheCeilingOrItsDeadline() throws Exception {
-    long kills = sandbox().figures().ceilingKills();
     // admitted since statements run in engine processes: 20,000 × 100 KB = 2 GB of one string
-    FlightRuntimeException e =
-        whileBystanderAnswers(
-            () ->
-                count(
-                    client,
-                    ALICE,
-                    "WITH b AS (SELECT string_agg('b', '') AS t FROM range(100000))"
-                        + " SELECT length(repeat(t, 20000)) FROM b",
-                    deadline(10_000)));
-    assertStoppedByTheCeilingOrTheDeadline(e, kills, "10s");
+    memoryBombEndsAtTheCeilingOrItsDeadline(
+        "WITH b AS (SELECT string_agg('b', '') AS t FROM range(100000))"
+            + " SELECT length(repeat(t, 20000)) FROM b");
   }
 
   @Test
   void lpadToTwoGigabytes_endsAtTheCeilingOrItsDeadline() throws Exception {
-    long kills = sandbox().figures().ceilingKills();
-    FlightRuntimeException e =
-        whileBystanderAnswers(
-            () ->
-                count(
-                    client,
-                    ALICE,
-                    "SELECT length(lpad(n_name, 2000000000, n_comment)) FROM lake.tpch.nation",
-                    deadline(10_000)));
-    assertStoppedByTheCeilingOrTheDeadline(e, kills, "10s");
+    memoryBombEndsAtTheCeilingOrItsDeadline(
+        "SELECT length(lpad(n_name, 2000000000, n_comment)) FROM lake.tpch.nation");
   }
 
   @Test
@@ -258,16 +234,22 @@ class SandboxHostileTest {
     assertThat(count(CAROL, "SELECT count(*) FROM lake.tpch.nation")).isEqualTo(25);
   }
 
-  private static void assertStoppedByTheCeilingOrTheDeadline(
-      FlightRuntimeException e, long killsBefore, String deadline) {
+  /**
+   * Runs a memory bomb with a 10 s deadline: it ends at the ceiling or, starved of CPU, at its
+   * deadline (plus the grace), each with its message.
+   */
+  private static void memoryBombEndsAtTheCeilingOrItsDeadline(String sql) throws Exception {
+    long kills = sandbox().figures().ceilingKills();
+    FlightRuntimeException e =
+        whileBystanderAnswers(() -> count(client, ALICE, sql, deadline(10_000)));
     if (e.status().code() == FlightStatusCode.RESOURCE_EXHAUSTED) {
       assertThat(e.getMessage())
           .contains("went past its memory ceiling of 512 MiB")
           .contains("--engine-process-ceiling-mb");
-      assertThat(sandbox().figures().ceilingKills()).isEqualTo(killsBefore + 1);
+      assertThat(sandbox().figures().ceilingKills()).isEqualTo(kills + 1);
     } else {
       assertThat(e.status().code()).isEqualTo(FlightStatusCode.TIMED_OUT);
-      assertThat(e.getMessage()).contains("ran longer than its deadline of " + deadline);
+      assertThat(e.getMessage()).contains("ran longer than its deadline of 10s");
     }
   }
 
