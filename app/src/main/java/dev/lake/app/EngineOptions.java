@@ -109,9 +109,10 @@ public final class EngineOptions {
       names = "--engine-start-timeout",
       defaultValue = "PT60S",
       description =
-          "Longest an engine process may take to start (load the engine's native libraries and"
-              + " listen) before the statement waiting for it fails UNAVAILABLE (ISO-8601, 1 s .."
-              + " 10 min, default PT60S).")
+          "Longest a statement waits for its engine process to start (load the engine's native"
+              + " libraries and listen) before it fails UNAVAILABLE; the start goes on for the"
+              + " next statement and is given up after five times this (ISO-8601, 1 s .. 10 min,"
+              + " default PT60S).")
   Duration startTimeout;
 
   @Option(

@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
 public final class EngineSupervisor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngineSupervisor.class);
 
+  /** A start is abandoned after this many start timeouts (a child that hangs, not a slow one). */
+  static final int GIVE_UP_FACTOR = 5;
+
   private final SandboxConfig config;
   private final EngineLaunch launch;
   private final long ceilingBytes;
@@ -155,7 +158,15 @@ public final class EngineSupervisor implements AutoCloseable {
     }
     try {
       return future.get(config.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
+    } catch (TimeoutException e) {
+      // the start goes on (see launchOne): the slot's next statement waits for the same process
+      throw new LakeException(
+          ErrorCode.EXTERNAL_UNAVAILABLE,
+          "The engine process is still starting after "
+              + EngineCall.human(config.startTimeout())
+              + " (--engine-start-timeout); retry later",
+          e);
+    } catch (ExecutionException e) {
       throw new LakeException(
           ErrorCode.EXTERNAL_UNAVAILABLE,
           "The engine process could not be started; retry later (operators: see the server log)",
@@ -211,7 +222,10 @@ public final class EngineSupervisor implements AutoCloseable {
     }
     process.process().onExit().thenRun(() -> exited(process));
     try {
-      if (!process.awaitListening(config.startTimeout().toMillis())) {
+      // a start is given up only long past what a waiting statement allows: under load (a spare
+      // started at boot beside everything else) a start that outlives one statement's wait
+      // still serves the next
+      if (!process.awaitListening(config.startTimeout().toMillis() * GIVE_UP_FACTOR)) {
         process.kill(new LakeException(ErrorCode.INTERNAL, "engine process did not start"));
         throw new IllegalStateException(process + " did not start listening");
       }
