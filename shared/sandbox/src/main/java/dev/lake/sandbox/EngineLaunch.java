@@ -39,12 +39,16 @@ public record EngineLaunch(
 
   /**
    * The command line: this JVM's {@code java}, its class path, a heap of {@code heapBytes}, the
-   * Arrow flag, then the main class, {@code socket} and the arguments.
+   * Arrow flag, {@code temp} as its {@code java.io.tmpdir} (DuckDB and Lance extract their native
+   * libraries there on every start, 60 and 173 MB, and a killed process never deletes them: the
+   * supervisor removes the directory when the process exits), then the main class, {@code socket}
+   * and the arguments.
    */
-  List<String> command(Path socket, long heapBytes) {
+  List<String> command(Path socket, long heapBytes, Path temp) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + (heapBytes >> 20) + "m");
+    command.add("-Djava.io.tmpdir=" + temp);
     command.add("-XX:+UseSerialGC");
     command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");

@@ -198,7 +198,13 @@ public final class EngineSupervisor implements AutoCloseable {
   private EngineProcess launchOne() {
     int id = started.incrementAndGet();
     Path socket = directory.resolve("e" + id + ".sock");
-    ProcessBuilder builder = new ProcessBuilder(launch.command(socket, config.heapBytes()));
+    Path temp = temp(id);
+    try {
+      Files.createDirectories(temp);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create an engine process's temp directory", e);
+    }
+    ProcessBuilder builder = new ProcessBuilder(launch.command(socket, config.heapBytes(), temp));
     builder.environment().putAll(launch.env());
     builder.redirectOutput(ProcessBuilder.Redirect.INHERIT);
     builder.redirectError(ProcessBuilder.Redirect.INHERIT);
@@ -238,9 +244,15 @@ public final class EngineSupervisor implements AutoCloseable {
     return process;
   }
 
+  /** The private temp directory ({@code java.io.tmpdir}) of engine process {@code id}. */
+  Path temp(int id) {
+    return directory.resolve("e" + id + ".tmp");
+  }
+
   private void exited(EngineProcess process) {
     live.remove(process);
     process.deleteSocket();
+    deleteTree(temp(process.id()));
     if (!closed) {
       LOG.warn("{} exited: {}", process, process.ended().getMessage());
     }
@@ -365,11 +377,14 @@ public final class EngineSupervisor implements AutoCloseable {
     }
     timer.shutdownNow();
     workers.shutdownNow();
-    try (Stream<Path> files = Files.list(directory)) {
-      files.forEach(f -> f.toFile().delete());
-      Files.deleteIfExists(directory);
-    } catch (IOException e) {
-      LOG.debug("engine socket directory not removed: {}", e.toString());
+    deleteTree(directory);
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException | java.io.UncheckedIOException e) {
+      LOG.debug("engine directory {} not removed: {}", root, e.toString());
     }
   }
 }

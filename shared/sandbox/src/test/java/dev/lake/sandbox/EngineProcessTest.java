@@ -152,9 +152,22 @@ class EngineProcessTest {
               assertThat(e.getMessage()).contains("memory ceiling of 640 MiB");
             });
     assertThat(supervisor.figures().ceilingKills()).isEqualTo(before + 1);
+    // the killed process's temp directory (its extracted native libraries) is removed
+    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (liveTemps() != supervisor.figures().live() && System.nanoTime() < end) {
+      Thread.sleep(20);
+    }
+    assertThat(liveTemps()).isEqualTo(supervisor.figures().live());
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     assertThat(count(hog, "SELECT * FROM range(10)")).isEqualTo(10);
     assertThat(supervisor.figures().peakResidentBytes()).isLessThan(CEILING + (400L << 20));
+  }
+
+  /** Temp directories of engine processes that exist now. */
+  private static long liveTemps() throws java.io.IOException {
+    try (var files = java.nio.file.Files.list(supervisor.temp(0).getParent())) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".tmp")).count();
+    }
   }
 
   @Test
