@@ -9,15 +9,12 @@ import dev.lake.core.ErrorCode;
 import dev.lake.core.job.Job;
 import dev.lake.core.job.JobState;
 import dev.lake.core.local.FileJobStore;
-import dev.lake.core.local.FileRegistry;
 import dev.lake.durable.DurableTierConfig;
 import dev.lake.engine.EngineConfig;
-import dev.lake.engine.EngineConfigBuilder;
 import dev.lake.frontdoor.Components;
 import dev.lake.frontdoor.FrontDoorConfig;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
-import dev.lake.lance.demo.TpchDemo;
 import dev.lake.sandbox.SandboxConfig;
 import dev.lake.sandbox.SandboxedQueryEngine;
 import java.nio.file.Path;
@@ -49,27 +46,10 @@ class SandboxDurableCeilingTest {
   void jobBreachingItsCeiling_failsOnceWithTheCeilingsMessage_andTheNextJobSucceeds()
       throws Exception {
     // GIVEN a local lake whose durable workers run statements in engine processes
-    Path registry = dir.resolve("registry.json");
+    Path registry = SandboxFixture.tpch(dir);
     try (RootAllocator allocator = new RootAllocator()) {
-      TpchDemo.generate(dir.resolve("data"), 0.01, new FileRegistry(registry), allocator);
-      EngineConfig engine =
-          EngineConfigBuilder.builder(EngineConfig.defaults(dir.resolve("spill")))
-              .memoryLimitBytes(128L << 20)
-              .memoryPools(1)
-              .snapshotCacheBytes(0)
-              .threads(1)
-              .build();
-      SandboxConfig d = SandboxConfig.defaults();
-      SandboxConfig sandbox =
-          new SandboxConfig(
-              SandboxConfig.Isolation.PROCESS,
-              CEILING,
-              128L << 20,
-              d.grace(),
-              d.planningTimeout(),
-              d.watchdogInterval(),
-              d.startTimeout(),
-              true);
+      EngineConfig engine = SandboxFixture.engine(dir, 1);
+      SandboxConfig sandbox = SandboxFixture.processes(CEILING);
       LakeRuntime runtime =
           LakeRuntime.start(
               RuntimeConfig.builder(

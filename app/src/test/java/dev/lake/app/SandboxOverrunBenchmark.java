@@ -4,14 +4,10 @@ import dev.lake.core.AdmittedQuery;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.QueryExecution;
 import dev.lake.core.SnapshotSet;
-import dev.lake.core.local.FileRegistry;
 import dev.lake.engine.DuckDbSqlAdmission;
 import dev.lake.engine.EngineConfig;
-import dev.lake.engine.EngineConfigBuilder;
-import dev.lake.lance.demo.TpchDemo;
 import dev.lake.sandbox.SandboxConfig;
 import dev.lake.sandbox.SandboxedQueryEngine;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,19 +36,8 @@ public final class SandboxOverrunBenchmark {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     int rounds = Integer.parseInt(args[1]);
-    Path registry = dir.resolve("registry.json");
-    if (!Files.exists(registry)) {
-      try (RootAllocator a = new RootAllocator()) {
-        TpchDemo.generate(dir.resolve("data"), 0.01, new FileRegistry(registry), a);
-      }
-    }
-    EngineConfig engine =
-        EngineConfigBuilder.builder(EngineConfig.defaults(dir.resolve("spill")))
-            .memoryLimitBytes(256L << 20)
-            .memoryPools(2)
-            .snapshotCacheBytes(0)
-            .threads(1)
-            .build();
+    Path registry = SandboxFixture.tpch(dir);
+    EngineConfig engine = SandboxFixture.engine(dir, 2);
     Duration deadline = Duration.ofSeconds(1);
     DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
     try (RootAllocator allocator = new RootAllocator();
