@@ -10,12 +10,10 @@ import dev.lake.core.job.Job;
 import dev.lake.core.job.JobState;
 import dev.lake.core.local.FileJobStore;
 import dev.lake.durable.DurableTierConfig;
-import dev.lake.engine.EngineConfig;
 import dev.lake.frontdoor.Components;
 import dev.lake.frontdoor.FrontDoorConfig;
 import dev.lake.frontdoor.PrincipalEntry;
 import dev.lake.frontdoor.Principals;
-import dev.lake.sandbox.SandboxConfig;
 import dev.lake.sandbox.SandboxedQueryEngine;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,18 +44,10 @@ class SandboxDurableCeilingTest {
   void jobBreachingItsCeiling_failsOnceWithTheCeilingsMessage_andTheNextJobSucceeds()
       throws Exception {
     // GIVEN a local lake whose durable workers run statements in engine processes
-    Path registry = SandboxFixture.tpch(dir);
     try (RootAllocator allocator = new RootAllocator()) {
-      EngineConfig engine = SandboxFixture.engine(dir, 1);
-      SandboxConfig sandbox = SandboxFixture.processes(CEILING);
       LakeRuntime runtime =
-          LakeRuntime.start(
-              RuntimeConfig.builder(
-                      RegistrySource.file(registry),
-                      new KeySource.CreatedFile(dir.resolve("keyring.json")),
-                      engine)
-                  .sandbox(sandbox)
-                  .build());
+          SandboxFixture.start(
+              dir, SandboxFixture.engine(dir, 1), SandboxFixture.processes(CEILING));
       // the components own the runtime's engine (and close it)
       try (Components components = Wiring.components(runtime);
           LocalDurableServer server =

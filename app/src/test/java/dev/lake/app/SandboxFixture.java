@@ -34,6 +34,17 @@ final class SandboxFixture {
         .build();
   }
 
+  /** A runtime over {@link #tpch}'s registry under {@code dir} with these engine settings. */
+  static LakeRuntime start(Path dir, EngineConfig engine, SandboxConfig sandbox) {
+    return LakeRuntime.start(
+        RuntimeConfig.builder(
+                RegistrySource.file(tpch(dir)),
+                new KeySource.CreatedFile(dir.resolve("keyring.json")),
+                engine)
+            .sandbox(sandbox)
+            .build());
+  }
+
   /** Process isolation with a hard ceiling and a 128 MiB engine heap; the rest as shipped. */
   static SandboxConfig processes(long ceilingBytes) {
     SandboxConfig d = SandboxConfig.defaults();

@@ -36,19 +36,11 @@ public final class SandboxOverrunBenchmark {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     int rounds = Integer.parseInt(args[1]);
-    Path registry = SandboxFixture.tpch(dir);
     EngineConfig engine = SandboxFixture.engine(dir, 2);
     Duration deadline = Duration.ofSeconds(1);
     DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
     try (RootAllocator allocator = new RootAllocator();
-        LakeRuntime runtime =
-            LakeRuntime.start(
-                RuntimeConfig.builder(
-                        RegistrySource.file(registry),
-                        new KeySource.CreatedFile(dir.resolve("keyring.json")),
-                        engine)
-                    .sandbox(SandboxConfig.defaults())
-                    .build())) {
+        LakeRuntime runtime = SandboxFixture.start(dir, engine, SandboxConfig.defaults())) {
       SandboxedQueryEngine processes = (SandboxedQueryEngine) runtime.engine();
       QueryEngine tenant = processes.forTenant("bench");
       for (String sql : List.of(POLITE, DEAF)) {
