@@ -12,6 +12,19 @@ if [ -n "${LAKE_PRINCIPALS_JSON:-}" ]; then
   export LAKE_PRINCIPALS_FILE
   unset LAKE_PRINCIPALS_JSON
 fi
+# ECS injects the task's TLS certificate chain and PKCS#8 key (PEM) from Secrets Manager as
+# LAKE_TLS_CERT_PEM / LAKE_TLS_KEY_PEM: written to private files like the principals, so `serve`
+# listens with TLS (--tls-cert/--tls-key) and the variables never reach the JVM.
+if [ -n "${LAKE_TLS_CERT_PEM:-}" ] && [ -n "${LAKE_TLS_KEY_PEM:-}" ]; then
+  umask 077
+  tls="$(mktemp -d)"
+  printf '%s\n' "$LAKE_TLS_CERT_PEM" > "$tls/cert.pem"
+  printf '%s\n' "$LAKE_TLS_KEY_PEM" > "$tls/key.pem"
+  LAKE_TLS_CERT="$tls/cert.pem"
+  LAKE_TLS_KEY="$tls/key.pem"
+  export LAKE_TLS_CERT LAKE_TLS_KEY
+  unset LAKE_TLS_CERT_PEM LAKE_TLS_KEY_PEM
+fi
 # Arrow needs java.nio opened; heap at half the task memory leaves the rest to Arrow and DuckDB.
 exec java --add-opens=java.base/java.nio=ALL-UNNAMED -XX:MaxRAMPercentage=50 ${LAKE_JAVA_OPTS:-} \
   -cp '/opt/lake/app/*:/opt/lake/deps/*' dev.lake.app.LakeCli serve "$@"

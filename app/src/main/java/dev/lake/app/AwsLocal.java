@@ -166,7 +166,13 @@ final class AwsLocal implements AutoCloseable {
       env.put("LAKE_PRINCIPALS_FILE", principals.toString());
       env.put("LAKE_DURABLE", "aws");
       env.put("LAKE_HOST", options.host());
-      env.putAll(options.extraEnv());
+      // the demo tables' prefix, and whatever else the caller allows (e.g. an Iceberg warehouse)
+      env.put("LAKE_DATA_LOCATIONS", names.lanceBase() + "/");
+      options
+          .extraEnv()
+          .forEach(
+              (k, v) ->
+                  env.merge(k, v, (a, b) -> k.equals("LAKE_DATA_LOCATIONS") ? a + "," + b : b));
       lake = new AwsLocal(options, emulator, aws, Map.copyOf(env), token);
       // every JVM starts at once; each is awaited
       for (int i = 0; i < options.replicas(); i++) {

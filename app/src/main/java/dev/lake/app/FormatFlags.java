@@ -16,8 +16,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * FormatFlags.class)} adds, when the command line is built, a fresh {@link FormatOptions} mixin of
  * every installed format ({@link TableFormat#newOptions}), so {@code serve}, {@code local} and
  * {@code worker} take e.g. {@code --iceberg-rest} (⇔ {@code LAKE_ICEBERG_REST} through {@link
- * EnvDefaults}, like every other flag) without naming any format. After parsing, {@link #settings}
- * collects what the mixins describe into the process's format settings ({@link
+ * EnvDefaults}, like every other flag) without naming any format, and {@code --data-locations}
+ * ({@link DataLocationOptions}) which every format obeys. After parsing, {@link #settings} collects
+ * what the mixins describe into the process's format settings ({@link
  * RuntimeConfig#formatSettings()}).
  */
 public final class FormatFlags implements CommandLine.IModelTransformer {
@@ -26,6 +27,8 @@ public final class FormatFlags implements CommandLine.IModelTransformer {
 
   @Override
   public CommandSpec transform(CommandSpec command) {
+    // where table data may live: one setting for every format (DataLocations)
+    command.addMixin("data-locations", CommandSpec.forAnnotatedObject(new DataLocationOptions()));
     for (TableFormat<?> format : TableFormats.installed().formats()) {
       format
           .newOptions()

@@ -12,6 +12,7 @@ import dev.lake.aws.S3ObjectStore;
 import dev.lake.aws.SqsJobQueue;
 import dev.lake.core.CatalogPlugin;
 import dev.lake.core.Catalogs;
+import dev.lake.core.DataLocations;
 import dev.lake.core.FormatContext;
 import dev.lake.core.KeyService;
 import dev.lake.core.ObjectStore;
@@ -102,7 +103,14 @@ public final class LakeRuntime implements AutoCloseable {
     try {
       p.clients = config.aws().map(AwsClients::new);
       p.clients.ifPresent(p.owned::add);
-      p.registry = registry(config.registry(), p.clients);
+      // registrations through this process obey its data locations (reads check them again)
+      p.registry =
+          config.formatSettings().stream()
+              .filter(DataLocations.class::isInstance)
+              .map(DataLocations.class::cast)
+              .findFirst()
+              .orElseThrow()
+              .confine(registry(config.registry(), p.clients));
       p.keys = keys(config.keys(), p.clients, config.aws());
       if (p.keys instanceof AutoCloseable closeable
           && !(config.keys() instanceof KeySource.Given)) {

@@ -3,6 +3,7 @@ package dev.lake.app;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.core.CacheStats;
+import dev.lake.core.DataLocations;
 import dev.lake.core.Grant;
 import dev.lake.core.QueryEngine;
 import dev.lake.core.Registry;
@@ -30,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -204,6 +206,24 @@ final class LocalLake implements AutoCloseable {
     return start(options, LimitOptions.defaults(), out);
   }
 
+  /**
+   * {@code settings} whose {@link DataLocations} (those given, or none) also allow local mode's
+   * data directory, where its demo tables live.
+   */
+  static List<Object> withDataDirectory(List<Object> settings, Path dataDir) {
+    List<Object> out = new ArrayList<>();
+    DataLocations locations = null;
+    for (Object s : settings) {
+      if (s instanceof DataLocations l) {
+        locations = l;
+      } else {
+        out.add(s);
+      }
+    }
+    out.add(locations == null ? DataLocations.of(dataDir) : locations.plus(dataDir));
+    return List.copyOf(out);
+  }
+
   /** As above, with the load bounds of {@code limits} (flags of {@code bin/lake local}). */
   static LocalLake start(Options options, LimitOptions limits, PrintWriter out) {
     requireNonNull(limits, "limits is null");
@@ -222,7 +242,7 @@ final class LocalLake implements AutoCloseable {
                     RegistrySource.file(layout.registry()),
                     new KeySource.CreatedFile(layout.keyRing()),
                     options.engineConfig(layout.spill()))
-                .formatSettings(options.formatSettings())
+                .formatSettings(withDataDirectory(options.formatSettings(), layout.dataDir()))
                 .sandbox(options.sandbox())
                 .build());
     Components components = null;

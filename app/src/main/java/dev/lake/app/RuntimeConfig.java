@@ -3,8 +3,10 @@ package dev.lake.app;
 import static java.util.Objects.requireNonNull;
 
 import dev.lake.aws.AwsConfig;
+import dev.lake.core.DataLocations;
 import dev.lake.engine.EngineConfig;
 import dev.lake.sandbox.SandboxConfig;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,7 +20,8 @@ import java.util.Optional;
  * @param formatSettings the format-owned settings records this deployment configures (e.g. an
  *     Iceberg REST catalog), handed to every installed table format, which looks up its own types
  *     ({@link dev.lake.core.FormatContext#findSettings}); from the command line through {@link
- *     FormatFlags}
+ *     FormatFlags}; always holds one {@link DataLocations} ({@link DataLocations#NONE}, nothing
+ *     readable, when none is given), with local directories only without AWS settings
  * @param sandbox where tenant SQL runs: engine child processes ({@code --engine-isolation process},
  *     every command's default) or this JVM (the builder's default, for embedding and tests)
  */
@@ -33,15 +36,33 @@ public record RuntimeConfig(
     requireNonNull(registry, "registry is null");
     requireNonNull(keys, "keys is null");
     requireNonNull(engine, "engine is null");
-    formatSettings = List.copyOf(requireNonNull(formatSettings, "formatSettings is null"));
     requireNonNull(aws, "aws is null");
     requireNonNull(sandbox, "sandbox is null");
+    formatSettings = withDataLocations(requireNonNull(formatSettings, "formatSettings is null"));
+    if (aws.isPresent()
+        && formatSettings.stream()
+            .anyMatch(s -> s instanceof DataLocations l && l.hasLocalRoots())) {
+      throw new IllegalArgumentException(
+          DataLocations.FLAG
+              + ": local directories are refused off local mode; an AWS deployment reads"
+              + " s3://bucket/prefix/ locations only");
+    }
     if (registry.table().isPresent() && aws.isEmpty()) {
       throw new IllegalArgumentException("a DynamoDB registry needs the AWS settings");
     }
     if (keys instanceof KeySource.Kms && aws.isEmpty()) {
       throw new IllegalArgumentException("KMS keys need the AWS settings");
     }
+  }
+
+  /** {@code settings} with {@link DataLocations#NONE} added when they hold no data locations. */
+  private static List<Object> withDataLocations(List<Object> settings) {
+    if (settings.stream().anyMatch(DataLocations.class::isInstance)) {
+      return List.copyOf(settings);
+    }
+    List<Object> out = new ArrayList<>(settings);
+    out.add(DataLocations.NONE);
+    return List.copyOf(out);
   }
 
   /** A builder starting from the engine defaults, no format settings, no AWS. */

@@ -1,6 +1,7 @@
 package dev.lake.app;
 
 import dev.lake.aws.AwsClients;
+import dev.lake.core.DataLocations;
 import dev.lake.core.Registry;
 import dev.lake.core.TableRef;
 import java.util.LinkedHashMap;
@@ -50,10 +51,11 @@ final class TableCommand implements Runnable {
       name = "register",
       mixinStandardHelpOptions = true,
       description =
-          "Register a table in the registry file (--registry, default DATA_DIR/registry.json with --data-dir, else .lake/registry.json) or the"
-              + " shared DynamoDB registry (--registry-table). The location must open as the"
-              + " format named (bin/lake table import turns Parquet, CSV or JSON files into a"
-              + " Lance table).")
+          "Register a table in the registry file (--registry, default DATA_DIR/registry.json with"
+              + " --data-dir, else .lake/registry.json) or the shared DynamoDB registry"
+              + " (--registry-table). The location must lie under --data-locations (default for a"
+              + " registry file: the file's directory) and open as the format named (bin/lake"
+              + " table import turns Parquet, CSV or JSON files into a Lance table).")
   static final class Register implements Callable<Integer> {
     @Spec CommandLine.Model.CommandSpec spec;
 
@@ -62,6 +64,8 @@ final class TableCommand implements Runnable {
     @CommandLine.Mixin LocalDataDir local;
 
     @CommandLine.Mixin AwsClientOptions aws;
+
+    @CommandLine.Mixin DataLocationOptions dataLocations;
 
     @Parameters(index = "0", description = "lake.<namespace>.<table>")
     String name;
@@ -90,6 +94,9 @@ final class TableCommand implements Runnable {
     public Integer call() {
       TableRef ref = TableRef.parse(name);
       Registry.Entry.fresh(ref, format, location, options); // the name, format and options first
+      // then the location, before anything opens it
+      DataLocations allowed = locations(dataLocations, registry, local);
+      allowed.checkRegistration(location);
       // a location that does not open as its format is refused now, not on every query
       try (org.apache.arrow.memory.RootAllocator allocator =
           new org.apache.arrow.memory.RootAllocator()) {
@@ -106,7 +113,7 @@ final class TableCommand implements Runnable {
           local,
           aws,
           r -> {
-            var entry = r.register(ref, format, location, options);
+            var entry = allowed.confine(r).register(ref, format, location, options);
             spec.commandLine()
                 .getOut()
                 .println(
@@ -120,6 +127,24 @@ final class TableCommand implements Runnable {
             return 0;
           });
     }
+  }
+
+  /**
+   * Where a registered table may lie: {@code --data-locations} if given; else, for a registry file
+   * (local mode), the directory holding it (local mode's data directory); else nothing.
+   */
+  static DataLocations locations(
+      DataLocationOptions given, RegistryOptions registry, LocalDataDir local) {
+    return given
+        .given()
+        .orElseGet(
+            () -> {
+              RegistrySource source = registry.sourceOr(local.registryFile());
+              return source
+                  .file()
+                  .map(f -> DataLocations.of(f.toAbsolutePath().getParent()))
+                  .orElse(DataLocations.NONE);
+            });
   }
 
   @Command(

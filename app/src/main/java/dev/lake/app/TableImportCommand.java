@@ -46,6 +46,8 @@ final class TableImportCommand implements Callable<Integer> {
 
   @CommandLine.Mixin AwsClientOptions aws;
 
+  @CommandLine.Mixin DataLocationOptions dataLocations;
+
   @Parameters(index = "0", description = "lake.<namespace>.<table>")
   String name;
 
@@ -96,6 +98,8 @@ final class TableImportCommand implements Callable<Integer> {
     Optional<Registry.Entry> entry = r.find(ref);
     String target = target(ref, entry, registrySource);
     TableFormats.installed().checkEntry(LanceFormat.TAG, target, Map.of());
+    // the dataset is written only under the deployment's data locations (as register checks)
+    TableCommand.locations(dataLocations, registry, local).checkRegistration(target);
     Map<String, String> lance = LanceStorage.options(storage);
     PrintWriter out = spec.commandLine().getOut();
     long rows;

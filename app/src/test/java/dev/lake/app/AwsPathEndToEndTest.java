@@ -92,6 +92,8 @@ class AwsPathEndToEndTest {
     Map<String, String> env = new HashMap<>();
     env.put("LAKE_ICEBERG_REST", iceberg.uri().toString());
     env.put("LAKE_ICEBERG_ALLOW", "demo");
+    // the warehouse's prefix beside the demo tables' (AwsLocal adds those)
+    env.put("LAKE_DATA_LOCATIONS", "s3://lake-iceberg/warehouse/");
     env.put("LAKE_WORKER_LEASE_SECONDS", "4");
     env.put("LAKE_WORKER_RENEW_SECONDS", "1");
     env.put("LAKE_WORKER_RETRY_DELAY_SECONDS", "1");

@@ -128,7 +128,8 @@ class EnvDefaultsTest {
         .hasMessageContaining("--job-queue-url")
         .hasMessageContaining("LAKE_JOB_QUEUE_URL");
     assertThatThrownBy(() -> FormatFlags.settings(parse(Map.of("LAKE_ICEBERG_ALLOW", "tpch")).spec))
-        .hasMessage("--iceberg-allow/--iceberg-warehouse need --iceberg-rest");
+        .hasMessage(
+            "--iceberg-allow/--iceberg-warehouse/--iceberg-oauth2-credential need --iceberg-rest");
   }
 
   @Test

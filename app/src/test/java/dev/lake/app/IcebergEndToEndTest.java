@@ -4,6 +4,7 @@ import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.core.DataLocations;
 import dev.lake.iceberg.IcebergConfig;
 import dev.lake.iceberg.demo.DemoTables;
 import dev.lake.iceberg.demo.RestCatalogFixture;
@@ -77,7 +78,11 @@ class IcebergEndToEndTest {
             LocalLake.options(dir.resolve("lake"))
                 .port(0)
                 .token(Optional.of("iceberg-token"))
-                .formatSettings(List.of(config))
+                .formatSettings(
+                    List.of(
+                        config,
+                        DataLocations.parse(
+                            dir.resolve("catalog").resolve("warehouse").toString(), true)))
                 // the cache on, as bin/lake local runs it (a share of memory)
                 .engine(
                     Optional.of(

@@ -222,6 +222,13 @@ class LakeCliTest {
           allocator,
           false);
     }
+    // a location outside the data locations (by default: the registry file's directory) is
+    // refused naming it, nothing written (exit 2)
+    assertThat(
+            cli.execute(
+                "table", "register", "--registry", registry.toString(), "lake.s.t", "/data/t"))
+        .isEqualTo(2);
+    assertThat(new FileRegistry(registry).list()).isEmpty();
     assertThat(
             cli.execute(
                 "table",
@@ -242,7 +249,7 @@ class LakeCliTest {
       "--table-format",
       "delta",
       "lake.s.u",
-      "/data/u"
+      dir.resolve("u").toString()
     };
     assertThat(cli.execute(delta)).isEqualTo(2);
     String[] option = {
@@ -253,7 +260,7 @@ class LakeCliTest {
       "--table-option",
       "k=v",
       "lake.s.u",
-      "/data/u"
+      dir.resolve("u").toString()
     };
     assertThat(cli.execute(option)).isEqualTo(2);
     // a location that does not open as a Lance dataset (a missing one, a CSV file) is refused
@@ -261,7 +268,12 @@ class LakeCliTest {
     cli.setErr(new PrintWriter(errors, true));
     assertThat(
             cli.execute(
-                "table", "register", "--registry", registry.toString(), "lake.s.u", "/data/u"))
+                "table",
+                "register",
+                "--registry",
+                registry.toString(),
+                "lake.s.u",
+                dir.resolve("missing.lance").toString()))
         .isEqualTo(2);
     Path csv = dir.resolve("u.csv");
     java.nio.file.Files.writeString(csv, "a\n1\n");
@@ -270,7 +282,7 @@ class LakeCliTest {
                 "table", "register", "--registry", registry.toString(), "lake.s.u", csv.toString()))
         .isEqualTo(2);
     assertThat(errors.toString())
-        .contains("lake: /data/u does not open as a Lance dataset (")
+        .contains("lake: " + dir.resolve("missing.lance") + " does not open as a Lance dataset (")
         .contains(
             "lake: "
                 + csv

@@ -55,8 +55,12 @@ class RegisteredFormatEndToEndTest {
     return (LocalCommand) cli.getSubcommands().get("local").getCommand();
   }
 
+  /** The count format's location: under local mode's data directory, like every registration. */
+  static String COUNTS_AT;
+
   @BeforeAll
   static void start() {
+    COUNTS_AT = dir.resolve("lake").resolve("counts").toAbsolutePath().toString();
     LocalLake.Options options =
         local(
                 Map.of("LAKE_COUNT_OFFSET", "10"),
@@ -111,7 +115,7 @@ class RegisteredFormatEndToEndTest {
   void aSecondRegisteredFormat_isServedUnderLake_besideLance_andFailsClosedWhenReRegistered()
       throws Exception {
     // GIVEN a table of the count format registered in lake's registry beside the Lance demo
-    lake.registry().register(COUNTS, CountFormat.TAG, "counts", Map.of("rows", "7"));
+    lake.registry().register(COUNTS, CountFormat.TAG, COUNTS_AT, Map.of("rows", "7"));
 
     // WHEN it is queried alone and joined with a Lance table through Flight SQL
     // THEN its format's resolver and reader serve it, from the offset its own variable set:
@@ -135,7 +139,7 @@ class RegisteredFormatEndToEndTest {
     // (core's test format: installed, without registered tables)
     Ticket sealed = ticket("SELECT sum(n) FROM lake.tpch.counts");
     lake.registry().unregister(COUNTS);
-    lake.registry().register(COUNTS, "test", "counts", Map.of());
+    lake.registry().register(COUNTS, "test", COUNTS_AT, Map.of());
     // THEN the old ticket fails closed (SNAPSHOT_GONE)
     assertThat(failure(sealed)).isEqualTo(FlightStatusCode.NOT_FOUND);
     // AND a new statement is refused, naming the format (UNSUPPORTED)
@@ -147,7 +151,7 @@ class RegisteredFormatEndToEndTest {
 
     // WHEN the name is registered as the count format again
     lake.registry().unregister(COUNTS);
-    lake.registry().register(COUNTS, CountFormat.TAG, "counts", Map.of("rows", "3"));
+    lake.registry().register(COUNTS, CountFormat.TAG, COUNTS_AT, Map.of("rows", "3"));
     // THEN a fresh query reads the new table, and Lance tables still work
     assertThat(firstRow(ticket("SELECT sum(n) FROM lake.tpch.counts"))).containsExactly(33L);
     assertThat(firstRow(ticket("SELECT count(*) FROM lake.tpch.nation"))).containsExactly(25L);

@@ -3,10 +3,15 @@ package dev.lake.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lake.aws.AwsConfig;
+import dev.lake.core.DataLocations;
 import dev.lake.engine.EngineConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RuntimeConfigTest {
   static final EngineConfig ENGINE = EngineConfig.defaults(Path.of("/tmp/spill"));
@@ -17,9 +22,38 @@ class RuntimeConfigTest {
         RuntimeConfig.builder(
                 RegistrySource.file(Path.of("/r.json")), new KeySource.File(Path.of("/k")), ENGINE)
             .build();
-    assertThat(c.formatSettings()).isEmpty();
+    // no data locations named: the formats get NONE and read nothing (fail closed)
+    assertThat(c.formatSettings()).containsExactly(DataLocations.NONE);
     assertThat(c.aws()).isEmpty();
     assertThat(c.registry().freshness()).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void dataLocations_keepTheGivenOnes_andRefuseLocalDirectoriesOffLocalMode(@TempDir Path dir) {
+    // GIVEN data locations with a local directory
+    DataLocations local = DataLocations.parse(dir.toString(), true);
+    RuntimeConfig.Builder oneMachine =
+        RuntimeConfig.builder(
+                RegistrySource.file(Path.of("/r.json")), new KeySource.File(Path.of("/k")), ENGINE)
+            .formatSettings(List.of(local));
+    // THEN a one-machine process keeps them as given
+    assertThat(oneMachine.build().formatSettings()).containsExactly(local);
+    // AND an AWS deployment refuses them at start, naming the flag
+    AwsConfig aws =
+        new AwsConfig(
+            "us-east-1", Optional.empty(), "b", "j", "q", "k", AwsConfig.DEFAULT_CALL_TIMEOUT);
+    assertThatThrownBy(() -> oneMachine.aws(Optional.of(aws)).build())
+        .hasMessage(
+            "--data-locations (LAKE_DATA_LOCATIONS): local directories are refused off local mode;"
+                + " an AWS deployment reads s3://bucket/prefix/ locations only");
+    DataLocations s3 = DataLocations.parse("s3://lake-data/t/", false);
+    assertThat(
+            RuntimeConfig.builder(RegistrySource.dynamoDb("t"), new KeySource.Kms(), ENGINE)
+                .formatSettings(List.of(s3))
+                .aws(Optional.of(aws))
+                .build()
+                .formatSettings())
+        .containsExactly(s3);
   }
 
   @Test

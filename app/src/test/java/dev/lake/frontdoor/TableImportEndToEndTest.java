@@ -102,6 +102,7 @@ class TableImportEndToEndTest {
         "register",
         "--registry=" + lake.dir.resolve("registry.json"),
         "--aws-endpoint=" + endpoint,
+        "--data-locations=s3://lake-import/bi/",
         name,
         location);
   }
@@ -222,10 +223,25 @@ class TableImportEndToEndTest {
         importInto(
             "lake.pin.sales",
             "--aws-endpoint=" + endpoint,
+            "--data-locations=s3://lake-import/bi/",
             "--location=" + location,
             parquet.toString());
     Run registered = register("lake.pin.sales2", location, endpoint);
     Run missing = register("lake.pin.sales3", "s3://lake-import/bi/none.lance", endpoint);
+
+    // AND outside the deployment's data locations neither import nor register touches S3
+    Run outside =
+        importInto(
+            "lake.pin.sales4",
+            "--aws-endpoint=" + endpoint,
+            "--data-locations=s3://lake-import/bi/",
+            "--location=s3://lake-import/other/sales.lance",
+            parquet.toString());
+    assertThat(outside.exit()).isEqualTo(2);
+    assertThat(outside.err())
+        .startsWith(
+            "lake: Location s3://lake-import/other/sales.lance lies outside this deployment's"
+                + " data locations");
 
     // THEN the dataset is in S3 with its rows, and only the location that opens is registered
     assertThat(imported.exit()).as(imported.err()).isZero();

@@ -22,6 +22,21 @@ public final class TransportPolicy {
             + " with --trusted-tls-proxy");
   }
 
+  /**
+   * The metrics listener's rule: the Prometheus endpoint is anonymous plaintext, so it listens on a
+   * loopback address only (a collector in the same host or task scrapes it there); there is no
+   * proxy exemption, because a proxy in front would still serve it anonymously.
+   */
+  public static void checkMetrics(String host) {
+    if (!isLoopback(host)) {
+      throw new IllegalStateException(
+          "Refusing to serve metrics on non-loopback address "
+              + host
+              + ": the Prometheus endpoint is anonymous plaintext; scrape it on 127.0.0.1 from the"
+              + " same host or task (e.g. a collector sidecar), or use the CloudWatch metrics");
+    }
+  }
+
   /** Whether every address {@code host} resolves to is a loopback address. */
   static boolean isLoopback(String host) {
     try {

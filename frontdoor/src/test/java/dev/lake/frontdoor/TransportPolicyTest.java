@@ -51,4 +51,17 @@ class TransportPolicyTest {
             () -> TransportPolicy.check(defaults.withListener("no-such-host.invalid", 0)))
         .isInstanceOf(IllegalStateException.class);
   }
+
+  @Test
+  void checkMetrics_refusesEveryNonLoopbackAddress_evenBehindADeclaredProxy() {
+    // GIVEN the anonymous Prometheus endpoint THEN loopback only; no proxy or TLS exemption exists
+    assertThatCode(() -> TransportPolicy.checkMetrics("127.0.0.1")).doesNotThrowAnyException();
+    assertThatCode(() -> TransportPolicy.checkMetrics("localhost")).doesNotThrowAnyException();
+    assertThatThrownBy(() -> TransportPolicy.checkMetrics("0.0.0.0"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Refusing to serve metrics on non-loopback address 0.0.0.0: the Prometheus endpoint"
+                + " is anonymous plaintext; scrape it on 127.0.0.1 from the same host or task (e.g."
+                + " a collector sidecar), or use the CloudWatch metrics");
+  }
 }

@@ -4,6 +4,7 @@ import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
 import software.amazon.awscdk.services.ec2.Peer;
@@ -42,13 +43,19 @@ import software.amazon.awscdk.services.elasticloadbalancingv2.NetworkTargetGroup
 import software.amazon.awscdk.services.elasticloadbalancingv2.Protocol;
 import software.amazon.awscdk.services.elasticloadbalancingv2.SslPolicy;
 import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
 import software.constructs.Construct;
 
 /**
  * The front door: {@code bin/lake serve} as a Fargate service in private subnets behind a Network
- * Load Balancer whose TLS listener (ALPN h2 only, for gRPC) terminates TLS and forwards plain
- * HTTP/2 to the tasks, which therefore run with {@code --trusted-tls-proxy}. The principals file
- * reaches the container as an ECS secret read by the task's execution role, never the task role.
+ * Load Balancer whose TLS listener (ALPN h2 only, for gRPC; the ACM certificate clients verify)
+ * terminates TLS and opens a second TLS connection to the task (a TLS target group): the task
+ * serves TLS with the certificate and key of the {@code TaskTlsSecretArn} secret. The load balancer
+ * encrypts that hop but does not verify the task's certificate (NLB TLS target groups never do);
+ * only the VPC's range may reach the task port. The Prometheus endpoint stays on the task's
+ * loopback (anonymous plaintext; operator metrics are the CloudWatch ones). The principals file,
+ * the task's TLS key and an Iceberg OAuth2 credential reach the container as ECS secrets read by
+ * the task's execution role, never the task role.
  */
 final class FrontDoorService extends Construct {
   static final String CONTAINER = "frontdoor";
@@ -69,6 +76,8 @@ final class FrontDoorService extends Construct {
       IRepository repository,
       String imageTag,
       String certificateArn,
+      ISecret taskTls,
+      Optional<ISecret> icebergOAuth2,
       Map<String, String> sharedEnvironment) {
     super(scope, id);
     logs = LakeData.logGroup(this, "Logs");
@@ -90,7 +99,6 @@ final class FrontDoorService extends Construct {
     Map<String, String> environment = new java.util.TreeMap<>(sharedEnvironment);
     environment.put(LakeEnv.HOST, "0.0.0.0");
     environment.put(LakeEnv.PORT, Integer.toString(settings.frontDoorPort()));
-    environment.put(LakeEnv.TRUSTED_TLS_PROXY, "true");
     environment.put(LakeEnv.DURABLE, "aws");
     environment.put(LakeEnv.SPILL_DIR, "/tmp/lake-spill");
     // engine processes: 4 pools of an eighth of the task in all, each process capped at an eighth
@@ -99,39 +107,39 @@ final class FrontDoorService extends Construct {
     environment.put(LakeEnv.ENGINE_MEMORY_POOLS, "4");
     environment.put(
         LakeEnv.ENGINE_PROCESS_CEILING_MB, Integer.toString(settings.frontDoorMemoryMiB() / 8));
-    environment.put(LakeEnv.METRICS_HOST, "0.0.0.0");
+    // loopback only (the endpoint is anonymous): a collector sidecar in the task may scrape it
+    environment.put(LakeEnv.METRICS_HOST, "127.0.0.1");
     environment.put(LakeEnv.METRICS_PORT, Integer.toString(settings.metricsPort()));
+    Map<String, Secret> secrets = new java.util.TreeMap<>();
+    secrets.put(LakeEnv.PRINCIPALS_JSON, Secret.fromSecretsManager(data.principals));
+    secrets.put(LakeEnv.TLS_CERT_PEM, Secret.fromSecretsManager(taskTls, "cert"));
+    secrets.put(LakeEnv.TLS_KEY_PEM, Secret.fromSecretsManager(taskTls, "key"));
+    icebergOAuth2.ifPresent(
+        o -> secrets.put(LakeEnv.ICEBERG_OAUTH2_CREDENTIAL, Secret.fromSecretsManager(o)));
     task.addContainer(
         CONTAINER,
         ContainerDefinitionOptions.builder()
             .image(ContainerImage.fromEcrRepository(repository, imageTag))
             .environment(environment)
-            .secrets(Map.of(LakeEnv.PRINCIPALS_JSON, Secret.fromSecretsManager(data.principals)))
+            .secrets(secrets)
             .logging(
                 LogDriver.awsLogs(
                     AwsLogDriverProps.builder().logGroup(logs).streamPrefix(CONTAINER).build()))
             .portMappings(
-                List.of(
-                    PortMapping.builder().containerPort(settings.frontDoorPort()).build(),
-                    PortMapping.builder().containerPort(settings.metricsPort()).build()))
+                List.of(PortMapping.builder().containerPort(settings.frontDoorPort()).build()))
             .stopTimeout(Duration.seconds(60))
             .build());
     SecurityGroup group =
         SecurityGroup.Builder.create(this, "Tasks")
             .vpc(vpc)
-            .description(
-                "lake front door tasks: Flight from the load balancer, scrapes from the VPC")
+            .description("lake front door tasks: Flight over TLS from the load balancer")
             .allowAllOutbound(true)
             .build();
     // NLB targets of type IP see the load balancer's private addresses: the VPC range suffices
     group.addIngressRule(
         Peer.ipv4(LakeStack.VPC_CIDR),
         Port.tcp(settings.frontDoorPort()),
-        "Flight (HTTP/2) from the load balancer");
-    group.addIngressRule(
-        Peer.ipv4(LakeStack.VPC_CIDR),
-        Port.tcp(settings.metricsPort()),
-        "Prometheus scrape from inside the VPC");
+        "Flight (HTTP/2 over TLS) from the load balancer");
     service =
         FargateService.Builder.create(this, "Service")
             .cluster(cluster)
@@ -187,7 +195,7 @@ final class FrontDoorService extends Construct {
             "FrontDoor",
             AddNetworkTargetsProps.builder()
                 .port(settings.frontDoorPort())
-                .protocol(Protocol.TCP)
+                .protocol(Protocol.TLS)
                 .targets(
                     List.of(
                         service.loadBalancerTarget(

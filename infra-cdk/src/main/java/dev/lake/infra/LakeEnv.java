@@ -34,11 +34,35 @@ final class LakeEnv {
   static final String ICEBERG_FILE_CACHE_DIR = "LAKE_ICEBERG_FILE_CACHE_DIR";
   static final String ICEBERG_FILE_CACHE_MB = "LAKE_ICEBERG_FILE_CACHE_MB";
 
+  // where table data may be read from (--data-locations): both sides, prefix-scoped grants
+  static final String DATA_LOCATIONS = "LAKE_DATA_LOCATIONS";
+
+  // the optional Iceberg REST federation (--iceberg-rest/-allow/-warehouse): both sides
+  static final String ICEBERG_REST = "LAKE_ICEBERG_REST";
+  static final String ICEBERG_ALLOW = "LAKE_ICEBERG_ALLOW";
+  static final String ICEBERG_WAREHOUSE = "LAKE_ICEBERG_WAREHOUSE";
+
+  /**
+   * The catalog's OAuth2 {@code client_id:secret} (--iceberg-oauth2-credential): an ECS secret of
+   * the front door; the worker's function configuration gets it by CloudFormation dynamic
+   * reference.
+   */
+  static final String ICEBERG_OAUTH2_CREDENTIAL = "LAKE_ICEBERG_OAUTH2_CREDENTIAL";
+
+  /**
+   * The task's TLS certificate chain and PKCS#8 key (PEM), injected by ECS from the secret named by
+   * the {@code TaskTlsSecretArn} parameter (JSON keys {@code cert}, {@code key}); the entrypoint
+   * writes them to private files, points {@code LAKE_TLS_CERT}/{@code LAKE_TLS_KEY} at them and
+   * removes these variables before the JVM starts.
+   */
+  static final String TLS_CERT_PEM = "LAKE_TLS_CERT_PEM";
+
+  static final String TLS_KEY_PEM = "LAKE_TLS_KEY_PEM";
+
   // the front door (bin/lake serve)
   static final String HOST = "LAKE_HOST";
   static final String PORT = "LAKE_PORT";
   static final String DURABLE = "LAKE_DURABLE";
-  static final String TRUSTED_TLS_PROXY = "LAKE_TRUSTED_TLS_PROXY";
   static final String METRICS_HOST = "LAKE_METRICS_HOST";
   static final String METRICS_PORT = "LAKE_METRICS_PORT";
 

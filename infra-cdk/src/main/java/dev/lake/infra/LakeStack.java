@@ -2,6 +2,7 @@ package dev.lake.infra;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.CfnParameter;
@@ -20,7 +21,8 @@ import software.amazon.awscdk.services.ecr.IRepository;
 import software.amazon.awscdk.services.ecr.Repository;
 import software.amazon.awscdk.services.iam.IGrantable;
 import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
+import software.amazon.awscdk.services.secretsmanager.Secret;
 import software.constructs.Construct;
 
 /**
@@ -45,6 +47,12 @@ public final class LakeStack extends Stack {
     this.settings = settings;
     CfnParameter certificate =
         parameter("CertificateArn", "ACM certificate ARN for the load balancer's TLS listener");
+    CfnParameter taskTls =
+        parameter(
+            "TaskTlsSecretArn",
+            "Secrets Manager secret (JSON keys cert, key: PEM chain and PKCS#8 key) the front-door"
+                + " tasks serve TLS with to the load balancer");
+    DataAccess access = DataAccess.fromContext(getNode()::tryGetContext);
     CfnParameter frontDoorRepo =
         parameter("FrontDoorRepository", "ECR repository of the front-door image");
     CfnParameter frontDoorTag = parameter("FrontDoorImageTag", "tag of the front-door image");
@@ -99,6 +107,11 @@ public final class LakeStack extends Stack {
     shared.put(LakeEnv.AWS_REGION, getRegion());
     shared.put(LakeEnv.RESULT_PREFIX, LakeEnv.RESULTS);
     shared.put(LakeEnv.KEY_RING_PREFIX, LakeEnv.TICKET_KEYS);
+    shared.putAll(access.environment());
+    Optional<ISecret> icebergOAuth2 =
+        access
+            .icebergOAuth2Secret()
+            .map(arn -> Secret.fromSecretCompleteArn(this, "IcebergOAuth2", arn));
 
     frontDoor =
         new FrontDoorService(
@@ -110,6 +123,8 @@ public final class LakeStack extends Stack {
             repository("FrontDoorImages", frontDoorRepo),
             frontDoorTag.getValueAsString(),
             certificate.getValueAsString(),
+            Secret.fromSecretCompleteArn(this, "TaskTls", taskTls.getValueAsString()),
+            icebergOAuth2,
             shared);
     worker =
         new WorkerFunction(
@@ -119,6 +134,7 @@ public final class LakeStack extends Stack {
             data,
             repository("WorkerImages", workerRepo),
             workerTag.getValueAsString(),
+            icebergOAuth2,
             shared);
     // JWT identities (issuer, audience, key set) when the context configures them
     LakeIdentity.fromContext(getNode()::tryGetContext)
@@ -126,11 +142,8 @@ public final class LakeStack extends Stack {
         .forEach(frontDoor.task.getDefaultContainer()::addEnvironment);
     grantFrontDoor(frontDoor.task.getTaskRole());
     grantWorker(worker.function);
-    for (String bucket : dataBuckets()) {
-      var lakeData = Bucket.fromBucketName(this, "LakeData-" + bucket, bucket);
-      lakeData.grantRead(frontDoor.task.getTaskRole());
-      lakeData.grantRead(worker.function);
-    }
+    access.grantRead(frontDoor.task.getTaskRole(), frontDoor.task.getTaskRole());
+    access.grantRead(worker.function, worker.function.getRole());
     monitoring = new LakeMonitoring(this, "Monitoring", data, frontDoor, worker);
     LakeNag.suppressBucketGrantWildcards(frontDoor.task.getTaskRole());
     LakeNag.suppressBucketGrantWildcards(worker.function.getRole());
@@ -172,15 +185,6 @@ public final class LakeStack extends Stack {
   private void grantTicketKeys(IGrantable role) {
     data.results.grantReadWrite(role, LakeEnv.TICKET_KEYS + "/*");
     data.ticketKey.grant(role, "kms:GenerateDataKey", "kms:Decrypt");
-  }
-
-  /** Buckets holding Lance/Iceberg table data, read-only: context {@code lake:dataBuckets=a,b}. */
-  private List<String> dataBuckets() {
-    Object v = getNode().tryGetContext("lake:dataBuckets");
-    if (v == null || v.toString().isBlank()) {
-      return List.of();
-    }
-    return List.of(v.toString().trim().split("\\s*,\\s*"));
   }
 
   private CfnParameter parameter(String name, String description) {

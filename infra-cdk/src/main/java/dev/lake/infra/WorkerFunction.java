@@ -1,6 +1,7 @@
 package dev.lake.infra;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Size;
@@ -11,6 +12,7 @@ import software.amazon.awscdk.services.lambda.DockerImageFunction;
 import software.amazon.awscdk.services.lambda.EcrImageCodeProps;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
 import software.constructs.Construct;
 
 /**
@@ -31,6 +33,7 @@ final class WorkerFunction extends Construct {
       LakeData data,
       IRepository repository,
       String imageTag,
+      Optional<ISecret> icebergOAuth2,
       Map<String, String> sharedEnvironment) {
     super(scope, id);
     logs = LakeData.logGroup(this, "Logs");
@@ -56,6 +59,12 @@ final class WorkerFunction extends Construct {
     // files
     environment.put(LakeEnv.ICEBERG_FILE_CACHE_DIR, "/tmp/lake-iceberg-files");
     environment.put(LakeEnv.ICEBERG_FILE_CACHE_MB, "1024");
+    // Lambda takes no secret references: CloudFormation resolves the credential at deployment
+    // into the function's configuration (readable with lambda:GetFunctionConfiguration)
+    icebergOAuth2.ifPresent(
+        secret ->
+            environment.put(
+                LakeEnv.ICEBERG_OAUTH2_CREDENTIAL, secret.getSecretValue().unsafeUnwrap()));
     function =
         DockerImageFunction.Builder.create(this, "Function")
             .description("lake durable-tier worker (SQS job messages in, result parts to S3)")

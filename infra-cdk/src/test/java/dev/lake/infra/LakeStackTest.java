@@ -38,7 +38,7 @@ class LakeStackTest {
   }
 
   @Test
-  void loadBalancer_terminatesTlsWithHttp2OnlyAndTheCertificateParameter() {
+  void loadBalancer_terminatesTlsWithHttp2OnlyAndTheCertificateParameter_thenTlsToTheTask() {
     template.hasResourceProperties(
         "AWS::ElasticLoadBalancingV2::Listener",
         Map.of(
@@ -54,7 +54,7 @@ class LakeStackTest {
         "AWS::ElasticLoadBalancingV2::TargetGroup",
         Match.objectLike(
             Map.of(
-                "Protocol", "TCP",
+                "Protocol", "TLS",
                 "Port", 31337,
                 "TargetType", "ip",
                 "HealthCheckProtocol", "TCP",
@@ -113,15 +113,17 @@ class LakeStackTest {
                                 Match.objectLike(Map.of("Name", "LAKE_KMS_KEY_ID")),
                                 env("LAKE_PORT", "31337"),
                                 Match.objectLike(Map.of("Name", "LAKE_REGISTRY_TABLE")),
-                                Match.objectLike(Map.of("Name", "LAKE_RESULT_BUCKET")),
-                                env("LAKE_TRUSTED_TLS_PROXY", "true"))),
+                                Match.objectLike(Map.of("Name", "LAKE_RESULT_BUCKET")))),
                         "Secrets",
-                        List.of(
-                            Map.of(
-                                "Name",
-                                "LAKE_PRINCIPALS_JSON",
-                                "ValueFrom",
-                                Map.of("Ref", logicalId(synthesized.stack.data.principals)))))))));
+                        Match.arrayWith(
+                            List.of(
+                                Map.of(
+                                    "Name",
+                                    "LAKE_PRINCIPALS_JSON",
+                                    "ValueFrom",
+                                    Map.of(
+                                        "Ref",
+                                        logicalId(synthesized.stack.data.principals))))))))));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.lake.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The one connection to the Iceberg REST catalog: Iceberg's own {@link RESTCatalog} (timeouts,
  * retries, TLS, OAuth2 are its job) plus the translation of its failures into lake errors that name
  * neither secrets nor storage locations. Every call is a point lookup of one table; nothing here
- * lists namespaces or tables.
+ * lists namespaces or tables. With the deployment's {@link DataLocations}, every table it loads is
+ * confined to them ({@link ConfinedTable}).
  */
 final class CatalogClient implements AutoCloseable {
   /** The snapshot id lake uses for a table that has no snapshot yet (Iceberg's own "none"). */
@@ -38,15 +40,22 @@ final class CatalogClient implements AutoCloseable {
   private final RESTCatalog catalog;
   private final Redactor redactor;
   private final String name;
+  private final Optional<DataLocations> locations;
 
-  private CatalogClient(RESTCatalog catalog, Redactor redactor, String name) {
+  private CatalogClient(
+      RESTCatalog catalog, Redactor redactor, String name, Optional<DataLocations> locations) {
     this.catalog = catalog;
     this.redactor = redactor;
     this.name = name;
+    this.locations = locations;
   }
 
-  static CatalogClient connect(IcebergConfig config) {
+  /**
+   * @param locations where the tables' files may lie; empty = unconfined (tests, embedders)
+   */
+  static CatalogClient connect(IcebergConfig config, Optional<DataLocations> locations) {
     requireNonNull(config, "config is null");
+    requireNonNull(locations, "locations is null");
     Redactor redactor = Redactor.of(config);
     Map<String, String> props = catalogProperties(config);
     RESTCatalog catalog = new RESTCatalog();
@@ -61,7 +70,7 @@ final class CatalogClient implements AutoCloseable {
               + e.getClass().getSimpleName()
               + ")");
     }
-    return new CatalogClient(catalog, redactor, IcebergFormat.CATALOG);
+    return new CatalogClient(catalog, redactor, IcebergFormat.CATALOG, locations);
   }
 
   /** The properties handed to {@link RESTCatalog#initialize}: a mutable map (Map.of NPEs there). */
@@ -95,10 +104,14 @@ final class CatalogClient implements AutoCloseable {
     return TableIdentifier.of(Namespace.of(ref.namespace().split("\\.")), ref.table());
   }
 
-  /** Loads the table's current metadata from the catalog; empty if it does not exist. */
+  /**
+   * Loads the table's current metadata from the catalog; empty if it does not exist. Confined to
+   * the data locations: PERMISSION_DENIED naming the table if its metadata lies outside.
+   */
   Optional<Table> load(TableRef ref) {
+    Table table;
     try {
-      return Optional.of(catalog.loadTable(identifier(ref)));
+      table = catalog.loadTable(identifier(ref));
     } catch (NoSuchTableException | NoSuchNamespaceException e) {
       return Optional.empty();
     } catch (RuntimeException e) {
@@ -111,6 +124,7 @@ final class CatalogClient implements AutoCloseable {
               + e.getClass().getSimpleName()
               + "); retry later");
     }
+    return Optional.of(locations.isEmpty() ? table : ConfinedTable.of(table, ref, locations.get()));
   }
 
   /** The identity lake seals for the table's current state. */

@@ -8,7 +8,6 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,11 +26,13 @@ import org.apache.parquet.schema.MessageType;
  * Local copies of immutable Iceberg data and delete files, so DuckDB can read them with its own
  * Parquet reader from one directory it is confined to. A file of a table is never rewritten in
  * place (Iceberg writes new files), so a copy keyed by (table UUID, location, size) is never stale.
- * Local files are hard-linked (no copy) when the file system allows it, remote ones (S3) are
- * fetched through the table's own {@link FileIO}. Bounded by bytes (Caffeine weight, W-TinyLFU);
- * loads are single-flight per key. A query holds a {@link Lease} on each file it reads: an evicted
- * copy is deleted when its last lease ends, so the directory can exceed the bound by the files of
- * running queries.
+ * Every file, local or remote (S3), is copied through the table's own {@link FileIO} — for a
+ * process with data locations a {@link ConfinedFileIO}, which refuses a location outside them
+ * before anything touches it. Local files are never hard-linked: a link would need a stat of the
+ * source first, and would raise its link count, which the data-location check reads as a possible
+ * hard-link escape. Bounded by bytes (Caffeine weight, W-TinyLFU); loads are single-flight per key.
+ * A query holds a {@link Lease} on each file it reads: an evicted copy is deleted when its last
+ * lease ends, so the directory can exceed the bound by the files of running queries.
  */
 final class DataFileCache implements AutoCloseable {
   private final Path directory;
@@ -127,8 +128,8 @@ final class DataFileCache implements AutoCloseable {
   }
 
   /**
-   * Leases the local copy of {@code location} (fetching or linking it on a miss). {@code size} is
-   * the file size the table's metadata records; a fetched file of another size is refused.
+   * Leases the local copy of {@code location} (copying it through {@code io} on a miss). {@code
+   * size} is the file size the table's metadata records; a fetched file of another size is refused.
    *
    * @throws UncheckedIOException if the file cannot be read
    */
@@ -148,20 +149,8 @@ final class DataFileCache implements AutoCloseable {
     Path tmp = directory.resolve(key + ".tmp" + temp.incrementAndGet());
     try {
       Files.deleteIfExists(tmp);
-      Path local = localPath(location);
-      boolean placed = false;
-      if (local != null && Files.size(local) == size) {
-        try {
-          Files.createLink(tmp, local);
-          placed = true;
-        } catch (IOException | UnsupportedOperationException e) {
-          // another file system or no permission: copy instead
-        }
-      }
-      if (!placed) {
-        try (InputStream in = io.newInputFile(location, size).newStream()) {
-          Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-        }
+      try (InputStream in = io.newInputFile(location, size).newStream()) {
+        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
       }
       if (Files.size(tmp) != size) {
         throw new IOException("the data file's size differs from the table metadata");
@@ -186,21 +175,6 @@ final class DataFileCache implements AutoCloseable {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
       return reader.getFooter().getFileMetaData().getSchema();
     }
-  }
-
-  /** The local path of a {@code file:} URI or plain absolute path, else null (S3 …). */
-  private static Path localPath(String location) {
-    try {
-      if (location.startsWith("/")) {
-        return Path.of(location);
-      }
-      if (location.startsWith("file:")) {
-        return Path.of(URI.create(location).getPath());
-      }
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-    return null;
   }
 
   private static String key(String tableUuid, String location, long size) {

@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * Validated on construction. Secrets (the OAuth2 credential and any property whose key looks
  * secret) live only in this record in process memory; {@link #toString()} redacts them.
  *
- * @param uri the REST catalog base URI (http or https)
+ * @param uri the REST catalog base URI: https, or http to a loopback address only (catalog traffic
+ *     and an OAuth2 secret never travel in plaintext between hosts; the same rule holds for the
+ *     OAuth2 server URI)
  * @param warehouse the warehouse the catalog serves, if it needs one
  * @param prefix an explicit path prefix, if the catalog's config endpoint does not supply one
  * @param oauth2 optional OAuth2 client credentials
@@ -86,6 +88,8 @@ public record IcebergConfig(
     if (uri.getUserInfo() != null) {
       throw invalid("Iceberg REST URI must not carry user info; use OAuth2 credentials");
     }
+    requireTlsOffLoopback("Iceberg REST URI", uri);
+    oauth2.flatMap(OAuth2::serverUri).ifPresent(u -> requireTlsOffLoopback("OAuth2 server URI", u));
     warehouse.ifPresent(w -> requireNonBlank(w, "warehouse"));
     prefix.ifPresent(p -> requireNonBlank(p, "prefix"));
     Bounds.check("connectTimeout", connectTimeout, MIN_DURATION, MAX_TIMEOUT);
@@ -194,6 +198,40 @@ public record IcebergConfig(
         || k.contains("credential")
         || k.contains("session")
         || k.contains("access-key");
+  }
+
+  /**
+   * Refuses plain http to anything but a loopback address (the literal {@code localhost}, {@code
+   * 127.0.0.0/8} or {@code ::1}; names are not resolved, so a name never counts as loopback).
+   */
+  private static void requireTlsOffLoopback(String what, URI uri) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme.equals("https")) {
+      return;
+    }
+    if (!scheme.equals("http") || uri.getHost() == null || !isLoopback(uri.getHost())) {
+      throw invalid(
+          what
+              + " must be https off loopback: "
+              + redactUri(uri)
+              + " (lake sends catalog requests and OAuth2 credentials over TLS only)");
+    }
+  }
+
+  static boolean isLoopback(String host) {
+    String h =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (h.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    if (!h.matches("[0-9.]+") && !h.contains(":")) {
+      return false; // a name: never resolved here
+    }
+    try {
+      return java.net.InetAddress.getByName(h).isLoopbackAddress(); // a literal: no lookup
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   private static String redactUri(URI uri) {

@@ -3,6 +3,7 @@ package dev.lake.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.TableReader;
@@ -70,15 +71,32 @@ public final class IcebergFederation implements AutoCloseable {
 
   /**
    * Connects like {@link #connect(IcebergConfig, BufferAllocator)}, with direct reads as {@code
-   * files} says.
+   * files} says. Unconfined (no {@link DataLocations}): for tests and embedders.
    */
   public static IcebergFederation connect(
       IcebergConfig config, IcebergFilesConfig files, BufferAllocator allocator) {
+    return connect(config, files, Optional.empty(), allocator);
+  }
+
+  /**
+   * Connects like {@link #connect(IcebergConfig, IcebergFilesConfig, BufferAllocator)}, every table
+   * confined to {@code locations}: its metadata, manifests, data and delete files must lie under
+   * them, checked before anything opens, stats or copies a file; else the statement fails with
+   * {@code PERMISSION_DENIED} naming the table.
+   *
+   * @param locations the deployment's data locations; empty = unconfined (tests, embedders)
+   */
+  public static IcebergFederation connect(
+      IcebergConfig config,
+      IcebergFilesConfig files,
+      Optional<DataLocations> locations,
+      BufferAllocator allocator) {
     requireNonNull(config, "config is null");
     requireNonNull(files, "files is null");
+    requireNonNull(locations, "locations is null");
     requireNonNull(allocator, "allocator is null");
     registerFormatModels();
-    CatalogClient client = CatalogClient.connect(config);
+    CatalogClient client = CatalogClient.connect(config, locations);
     ResolutionCache cache =
         new ResolutionCache(
             config, ref -> IcebergResolver.load(client, ref), Ticker.systemTicker());
@@ -104,7 +122,7 @@ public final class IcebergFederation implements AutoCloseable {
     return new IcebergFederation(
         client,
         resolver,
-        new IcebergReader(resolver, client.catalogName(), cacheOfFiles),
+        new IcebergReader(resolver, client.catalogName(), cacheOfFiles, locations),
         cacheOfFiles,
         owned,
         loads);

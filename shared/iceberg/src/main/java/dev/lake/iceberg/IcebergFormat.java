@@ -6,6 +6,7 @@ import static dev.lake.core.TableFormats.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.CatalogPlugin;
+import dev.lake.core.DataLocations;
 import dev.lake.core.FormatContext;
 import dev.lake.core.FormatOptions;
 import dev.lake.core.Grant;
@@ -79,6 +80,10 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
     }
   }
 
+  /**
+   * The {@code iceberg} catalog when a REST catalog is configured, confined to the process's {@link
+   * DataLocations} (required then: a process without them fails to start).
+   */
   @Override
   public Optional<CatalogPlugin> open(FormatContext context) {
     return context
@@ -90,6 +95,14 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
                     context
                         .findSettings(IcebergFilesConfig.class)
                         .orElse(IcebergFilesConfig.defaults()),
+                    Optional.of(
+                        context
+                            .findSettings(DataLocations.class)
+                            .orElseThrow(
+                                () ->
+                                    new IllegalArgumentException(
+                                        "--iceberg-rest needs data locations: set "
+                                            + DataLocations.FLAG))),
                     context.allocator()));
   }
 
@@ -113,11 +126,15 @@ public final class IcebergFormat implements TableFormat<IcebergSnapshot> {
   /**
    * The {@code iceberg} catalog: tables of one external Iceberg REST catalog, read-only, its data
    * files handed to DuckDB as {@code files} says; connecting fails with {@code
-   * EXTERNAL_UNAVAILABLE} when the catalog cannot be reached. The plugin owns the connection.
+   * EXTERNAL_UNAVAILABLE} when the catalog cannot be reached; its tables confined to {@code
+   * locations} (empty = unconfined: tests, embedders). The plugin owns the connection.
    */
   public static CatalogPlugin catalog(
-      IcebergConfig config, IcebergFilesConfig files, BufferAllocator allocator) {
-    IcebergFederation federation = IcebergFederation.connect(config, files, allocator);
+      IcebergConfig config,
+      IcebergFilesConfig files,
+      Optional<DataLocations> locations,
+      BufferAllocator allocator) {
+    IcebergFederation federation = IcebergFederation.connect(config, files, locations, allocator);
     return new CatalogPlugin(federation.resolver(), federation.reader(), Optional.of(federation));
   }
 }

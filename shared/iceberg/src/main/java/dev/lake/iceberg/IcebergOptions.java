@@ -4,6 +4,7 @@ import dev.lake.core.FormatOptions;
 import dev.lake.core.Grant;
 import dev.lake.core.TableRef;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +30,57 @@ final class IcebergOptions implements FormatOptions {
           "Comma-separated allowlist of namespaces (ns, \"a.b\") and tables (ns.t) that may be"
               + " read; required with --iceberg-rest.")
   String allow;
+
+  @Option(
+      names = "--iceberg-oauth2-credential",
+      description =
+          "OAuth2 client credentials client_id:secret for the catalog (client-credentials flow);"
+              + " set it as LAKE_ICEBERG_OAUTH2_CREDENTIAL from a secret store, not on a command"
+              + " line. Off by default.")
+  String oauth2Credential;
+
+  @Option(
+      names = "--iceberg-oauth2-server-uri",
+      description =
+          "OAuth2 token endpoint (https off loopback; default: the catalog's own v1/oauth/tokens).")
+  String oauth2ServerUri;
+
+  @Option(names = "--iceberg-oauth2-scope", description = "OAuth2 scope to request (optional).")
+  String oauth2Scope;
+
+  @Option(
+      names = "--iceberg-connect-timeout",
+      description = "Connect timeout to the catalog (ISO-8601, default PT5S, PT0.001S - PT5M).")
+  Duration connectTimeout = IcebergConfig.DEFAULT_CONNECT_TIMEOUT;
+
+  @Option(
+      names = "--iceberg-read-timeout",
+      description = "Read timeout to the catalog (ISO-8601, default PT30S, PT0.001S - PT5M).")
+  Duration readTimeout = IcebergConfig.DEFAULT_READ_TIMEOUT;
+
+  @Option(
+      names = "--iceberg-max-retries",
+      description = "Retries of a failed catalog request (default 3, 0 - 10).")
+  int maxRetries = IcebergConfig.DEFAULT_MAX_RETRIES;
+
+  @Option(
+      names = "--iceberg-cache-max-tables",
+      description = "Most tables whose resolution is cached (default 10000, 1 - 1000000).")
+  int cacheMaxTables = IcebergConfig.DEFAULT_CACHE_MAX_KEYS;
+
+  @Option(
+      names = "--iceberg-cache-fresh",
+      description =
+          "A cached resolution younger than this is served without asking the catalog (ISO-8601,"
+              + " default PT5S, PT0.001S - PT1H).")
+  Duration cacheFresh = IcebergConfig.DEFAULT_CACHE_FRESH;
+
+  @Option(
+      names = "--iceberg-cache-stale",
+      description =
+          "A cached resolution up to this old is served while one refresh runs; longer than"
+              + " --iceberg-cache-fresh (ISO-8601, default PT1M, at most PT1H).")
+  Duration cacheStale = IcebergConfig.DEFAULT_CACHE_STALE;
 
   @Option(
       names = "--iceberg-direct-reads",
@@ -71,9 +123,9 @@ final class IcebergOptions implements FormatOptions {
   /** The validated config, or empty when federation is off. */
   Optional<IcebergConfig> config() {
     if (restUri == null) {
-      if (allow != null || warehouse != null) {
+      if (allow != null || warehouse != null || oauth2Credential != null) {
         throw new IllegalArgumentException(
-            "--iceberg-allow/--iceberg-warehouse need --iceberg-rest");
+            "--iceberg-allow/--iceberg-warehouse/--iceberg-oauth2-credential need --iceberg-rest");
       }
       return Optional.empty();
     }
@@ -81,7 +133,23 @@ final class IcebergOptions implements FormatOptions {
       throw new IllegalArgumentException(
           "--iceberg-rest needs --iceberg-allow: name the namespaces or tables lake may read");
     }
-    return Optional.of(IcebergConfig.fromFlags(restUri, warehouse, allow));
+    if (oauth2Credential == null && (oauth2ServerUri != null || oauth2Scope != null)) {
+      throw new IllegalArgumentException(
+          "--iceberg-oauth2-server-uri/--iceberg-oauth2-scope need --iceberg-oauth2-credential");
+    }
+    IcebergConfig config =
+        IcebergConfig.fromFlags(restUri, warehouse, allow)
+            .withTimeouts(connectTimeout, readTimeout, maxRetries)
+            .withCache(cacheMaxTables, cacheFresh, cacheStale);
+    if (oauth2Credential != null) {
+      config =
+          config.withOAuth2(
+              new IcebergConfig.OAuth2(
+                  oauth2Credential,
+                  Optional.ofNullable(oauth2ServerUri).map(IcebergConfig::parseUri),
+                  Optional.ofNullable(oauth2Scope)));
+    }
+    return Optional.of(config);
   }
 
   /** Principal grants equal to the allowlist (local mode's demo principal gets these). */

@@ -2,6 +2,7 @@ package dev.lake.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FileScanSource;
 import dev.lake.core.LakeException;
@@ -49,14 +50,22 @@ final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe,
   private final AtomicLong plannedFiles = new AtomicLong();
   private final Optional<DirectScans> direct;
   private final List<Path> readable;
+  private final Optional<DataLocations> locations;
 
   /**
    * @param files the local copies DuckDB reads directly, or empty to read every scan through
    *     Iceberg's generic reader
+   * @param locations where data and delete files may lie, checked for every planned file before
+   *     anything reads it; empty = unconfined (tests, embedders)
    */
-  IcebergReader(IcebergResolver resolver, String catalogName, Optional<DataFileCache> files) {
+  IcebergReader(
+      IcebergResolver resolver,
+      String catalogName,
+      Optional<DataFileCache> files,
+      Optional<DataLocations> locations) {
     this.resolver = requireNonNull(resolver, "resolver is null");
     this.catalogName = requireNonNull(catalogName, "catalogName is null");
+    this.locations = requireNonNull(locations, "locations is null");
     this.direct = files.map(f -> new DirectScans(resolver, f));
     this.readable = files.map(f -> List.of(f.directory())).orElse(List.of());
   }
@@ -218,6 +227,7 @@ final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe,
       for (FileScanTask t : files) {
         checkTask(ref, t);
         if (only.isEmpty() || only.contains(t.file().location())) {
+          checkLocations(ref, t);
           tasks.add(t);
         }
       }
@@ -232,9 +242,32 @@ final class IcebergReader implements TableReader, FileScanSource, SnapshotProbe,
       }
       throw planFailed(ref, e);
     } catch (RuntimeException e) {
-      throw planFailed(ref, e);
+      throw confinement(e).orElseGet(() -> planFailed(ref, e));
     }
     return tasks;
+  }
+
+  /** Every data and delete file of {@code t} lies under the data locations, before any is read. */
+  private void checkLocations(TableRef ref, FileScanTask t) {
+    if (locations.isPresent()) {
+      locations.get().checkRead(ref, t.file().location());
+      for (DeleteFile d : t.deletes()) {
+        locations.get().checkRead(ref, d.location());
+      }
+    }
+  }
+
+  /**
+   * The data-location refusal of a manifest read ({@link ConfinedFileIO}) that Iceberg's planning
+   * wrapped in its own exception, if that is what failed.
+   */
+  static Optional<LakeException> confinement(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof LakeException l && l.code() == ErrorCode.PERMISSION_DENIED) {
+        return Optional.of(l);
+      }
+    }
+    return Optional.empty();
   }
 
   private static LakeException planFailed(TableRef ref, RuntimeException e) {

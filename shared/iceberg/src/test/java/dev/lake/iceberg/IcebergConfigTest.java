@@ -7,6 +7,7 @@ import dev.lake.core.LakeException;
 import dev.lake.core.TableRef;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -66,7 +67,7 @@ class IcebergConfigTest {
 
   @Test
   void constructor_rejectsOutOfRangeSettings() {
-    IcebergConfig c = IcebergConfig.fromFlags("http://h:1", null, "demo");
+    IcebergConfig c = IcebergConfig.fromFlags("https://h:1", null, "demo");
     assertThatThrownBy(() -> IcebergConfig.fromFlags("ftp://h/x", null, "demo"))
         .hasMessage("Iceberg REST URI must be an absolute http(s) URI: ftp://h");
     assertThatThrownBy(() -> IcebergConfig.fromFlags("http://u:pw@h:1", null, "demo"))
@@ -86,6 +87,34 @@ class IcebergConfigTest {
     assertThatThrownBy(() -> c.withProperties(Map.of("rest.client.max-retries", "9")))
         .hasMessage(
             "property rest.client.max-retries is set by IcebergConfig itself; use its field");
+  }
+
+  @Test
+  void constructor_refusesPlainHttp_offLoopback_forTheCatalogAndTheOAuth2Server() {
+    // GIVEN plain http to loopback literals THEN accepted (a catalog on the same host)
+    for (String loopback :
+        List.of("http://127.0.0.1:8181", "http://localhost:1", "http://[::1]:2")) {
+      assertThat(IcebergConfig.fromFlags(loopback, null, "demo").uri().getScheme())
+          .isEqualTo("http");
+    }
+    // GIVEN plain http to another host, or to a name (never resolved) THEN refused at start
+    assertThatThrownBy(
+            () -> IcebergConfig.fromFlags("http://catalog.internal:8181/p", null, "demo"))
+        .hasMessage(
+            "Iceberg REST URI must be https off loopback: http://catalog.internal:8181 (lake sends"
+                + " catalog requests and OAuth2 credentials over TLS only)");
+    assertThatThrownBy(() -> IcebergConfig.fromFlags("http://10.0.0.5:8181", null, "demo"))
+        .hasMessageStartingWith(
+            "Iceberg REST URI must be https off loopback: http://10.0.0.5:8181");
+    IcebergConfig https = IcebergConfig.fromFlags("https://catalog.internal", null, "demo");
+    assertThatThrownBy(
+            () ->
+                https.withOAuth2(
+                    new IcebergConfig.OAuth2(
+                        "id:s",
+                        Optional.of(URI.create("http://idp.example/token")),
+                        Optional.empty())))
+        .hasMessageStartingWith("OAuth2 server URI must be https off loopback: http://idp.example");
   }
 
   @Test
@@ -111,12 +140,12 @@ class IcebergConfigTest {
   @Test
   void catalogProperties_carryTimeoutsRetriesAndCredentialsToTheIcebergClient() {
     IcebergConfig c =
-        IcebergConfig.fromFlags("http://h:1", "wh", "demo")
+        IcebergConfig.fromFlags("https://h:1", "wh", "demo")
             .withOAuth2(new IcebergConfig.OAuth2("id:s", Optional.empty(), Optional.of("catalog")))
             .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(7), 4);
     Map<String, String> p = CatalogClient.catalogProperties(c);
     assertThat(p)
-        .containsEntry("uri", "http://h:1")
+        .containsEntry("uri", "https://h:1")
         .containsEntry("warehouse", "wh")
         .containsEntry("rest.client.connection-timeout-ms", "2000")
         .containsEntry("rest.client.socket-timeout-ms", "7000")

@@ -97,4 +97,85 @@ class IcebergFormatTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("--iceberg-rest needs --iceberg-allow");
   }
+
+  @Test
+  void options_defaults_areTheConfigDefaults() {
+    // GIVEN only the required flags THEN every catalog bound is IcebergConfig's default
+    IcebergConfig config =
+        (IcebergConfig)
+            settings("--iceberg-rest", "https://cat.example", "--iceberg-allow", "demo").get(0);
+    assertThat(config).isEqualTo(IcebergConfig.fromFlags("https://cat.example", null, "demo"));
+    assertThat(config.connectTimeout()).isEqualTo(IcebergConfig.DEFAULT_CONNECT_TIMEOUT);
+    assertThat(config.readTimeout()).isEqualTo(IcebergConfig.DEFAULT_READ_TIMEOUT);
+    assertThat(config.maxRetries()).isEqualTo(IcebergConfig.DEFAULT_MAX_RETRIES);
+    assertThat(config.cacheMaxKeys()).isEqualTo(IcebergConfig.DEFAULT_CACHE_MAX_KEYS);
+    assertThat(config.cacheFresh()).isEqualTo(IcebergConfig.DEFAULT_CACHE_FRESH);
+    assertThat(config.cacheStale()).isEqualTo(IcebergConfig.DEFAULT_CACHE_STALE);
+    assertThat(config.oauth2()).isEmpty();
+  }
+
+  @Test
+  void options_setOAuth2_timeouts_andTheResolutionCache_withinTheirBounds() {
+    // GIVEN every catalog flag
+    IcebergConfig config =
+        (IcebergConfig)
+            settings(
+                    "--iceberg-rest", "https://cat.example",
+                    "--iceberg-allow", "demo",
+                    "--iceberg-oauth2-credential", "client:secret",
+                    "--iceberg-oauth2-server-uri", "https://idp.example/token",
+                    "--iceberg-oauth2-scope", "catalog",
+                    "--iceberg-connect-timeout", "PT2S",
+                    "--iceberg-read-timeout", "PT9S",
+                    "--iceberg-max-retries", "5",
+                    "--iceberg-cache-max-tables", "50",
+                    "--iceberg-cache-fresh", "PT1S",
+                    "--iceberg-cache-stale", "PT20S")
+                .get(0);
+    // THEN the config carries them, and the client gets the credential, scope and token endpoint
+    assertThat(config.oauth2().orElseThrow().serverUri())
+        .contains(java.net.URI.create("https://idp.example/token"));
+    assertThat(config.connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+    assertThat(config.readTimeout()).isEqualTo(java.time.Duration.ofSeconds(9));
+    assertThat(config.maxRetries()).isEqualTo(5);
+    assertThat(config.cacheMaxKeys()).isEqualTo(50);
+    assertThat(config.cacheFresh()).isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(config.cacheStale()).isEqualTo(java.time.Duration.ofSeconds(20));
+    assertThat(config.toString()).doesNotContain("secret");
+    // AND out-of-bounds values and orphaned OAuth2 flags are refused naming the setting
+    assertThatThrownBy(
+            () ->
+                settings(
+                    "--iceberg-rest",
+                    "https://c",
+                    "--iceberg-allow",
+                    "d",
+                    "--iceberg-max-retries",
+                    "11"))
+        .hasMessage("maxRetries must be between 0 and 10: 11");
+    assertThatThrownBy(
+            () ->
+                settings(
+                    "--iceberg-rest",
+                    "https://c",
+                    "--iceberg-allow",
+                    "d",
+                    "--iceberg-cache-fresh",
+                    "PT2M"))
+        .hasMessage("cacheStale must be longer than cacheFresh (PT2M): PT1M");
+    assertThatThrownBy(
+            () ->
+                settings(
+                    "--iceberg-rest",
+                    "https://c",
+                    "--iceberg-allow",
+                    "d",
+                    "--iceberg-oauth2-scope",
+                    "x"))
+        .hasMessage(
+            "--iceberg-oauth2-server-uri/--iceberg-oauth2-scope need --iceberg-oauth2-credential");
+    assertThatThrownBy(
+            () -> settings("--iceberg-rest", "http://catalog:8181", "--iceberg-allow", "d"))
+        .hasMessageStartingWith("Iceberg REST URI must be https off loopback");
+  }
 }

@@ -37,7 +37,7 @@ class IcebergStorageTest {
   void under_keepsTheConfigurationsOwnProperties_overTheDeployments() {
     // GIVEN a catalog configuration naming its own S3 endpoint
     IcebergConfig config =
-        IcebergConfig.fromFlags("http://catalog:8181", null, "tpch")
+        IcebergConfig.fromFlags("https://catalog:8181", null, "tpch")
             .withProperties(Map.of("s3.endpoint", "http://own:9000"));
     // WHEN the deployment's access is put under it
     IcebergConfig merged = IcebergStorage.under(config, EMULATOR);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.core.DataLocations;
 import dev.lake.core.EntryResolver;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
@@ -26,7 +27,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * LanceSnapshot} (location, incarnation, latest version). {@link dev.lake.core.LakeCatalog} caches
  * resolutions for the registry freshness window; when that expires, the latest version of a local
  * dataset costs one stat of its {@code _versions} folder while the folder is unchanged (see {@link
- * #latestVersion}), instead of opening the dataset again.
+ * #latestVersion}), instead of opening the dataset again. With the deployment's {@link
+ * DataLocations}, an entry outside them fails with {@code PERMISSION_DENIED} naming the table
+ * before anything there is read.
  */
 final class LanceEntryResolver implements EntryResolver {
   /** Most local datasets whose latest version is kept. */
@@ -55,17 +58,23 @@ final class LanceEntryResolver implements EntryResolver {
 
   private final ToLongFunction<String> reader;
   private final Clock clock;
+  private final Optional<DataLocations> locations;
   private final Cache<String, Seen> latest =
       Caffeine.newBuilder().maximumSize(MAX_KEPT).expireAfterWrite(REREAD).build();
 
-  LanceEntryResolver(BufferAllocator allocator, Map<String, String> storageOptions) {
-    this(reader(allocator, storageOptions), Clock.systemUTC());
+  LanceEntryResolver(
+      BufferAllocator allocator,
+      Map<String, String> storageOptions,
+      Optional<DataLocations> locations) {
+    this(reader(allocator, storageOptions), Clock.systemUTC(), locations);
   }
 
   /** With the dataset read ({@code reader}: location → latest version) and clock given. */
-  LanceEntryResolver(ToLongFunction<String> reader, Clock clock) {
+  LanceEntryResolver(
+      ToLongFunction<String> reader, Clock clock, Optional<DataLocations> locations) {
     this.reader = requireNonNull(reader, "reader is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.locations = requireNonNull(locations, "locations is null");
   }
 
   private static ToLongFunction<String> reader(
@@ -78,6 +87,7 @@ final class LanceEntryResolver implements EntryResolver {
 
   @Override
   public Snapshot resolve(Registry.Entry entry) {
+    locations.ifPresent(l -> l.checkRead(entry.ref(), entry.location()));
     long version;
     try {
       version = latestVersion(entry.location());

@@ -6,6 +6,7 @@ import static dev.lake.core.TableFormats.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.core.CatalogPlugin;
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
 import dev.lake.core.LakeCatalog;
@@ -137,21 +138,36 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
     return registry.register(ref, TAG, location, Map.of());
   }
 
-  /** Lance's share of catalog {@code lake}, with the deployment's object-store access. */
+  /**
+   * Lance's share of catalog {@code lake}, with the deployment's object-store access, confined to
+   * its {@link DataLocations} (required: a process without them fails to start).
+   */
   @Override
   public Optional<RegisteredTables> openRegistered(FormatContext context) {
-    return Optional.of(registered(context.allocator(), LanceStorage.options(context.storage())));
+    DataLocations locations =
+        context
+            .findSettings(DataLocations.class)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "no data locations configured: set " + DataLocations.FLAG));
+    return Optional.of(
+        registered(
+            context.allocator(), LanceStorage.options(context.storage()), Optional.of(locations)));
   }
 
   private static RegisteredTables registered(
-      BufferAllocator allocator, Map<String, String> storageOptions) {
-    LanceTableReader reader = new LanceTableReader(allocator, storageOptions);
+      BufferAllocator allocator,
+      Map<String, String> storageOptions,
+      Optional<DataLocations> locations) {
+    LanceTableReader reader = new LanceTableReader(allocator, storageOptions, locations);
     return new RegisteredTables(
-        new LanceEntryResolver(allocator, storageOptions), reader, Optional.of(reader));
+        new LanceEntryResolver(allocator, storageOptions, locations), reader, Optional.of(reader));
   }
 
   /**
-   * Catalog {@code lake} serving Lance only, over local datasets (tests, benchmarks, embedders).
+   * Catalog {@code lake} serving Lance only, over local datasets anywhere (unconfined: tests,
+   * benchmarks, embedders that own their files).
    */
   public static CatalogPlugin catalog(
       Registry registry, BufferAllocator allocator, Duration freshness) {
@@ -161,7 +177,8 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
   /**
    * Catalog {@code lake} serving Lance only: Lance datasets named by {@code registry}, resolutions
    * cached for {@code freshness}, {@code s3://} datasets reached with {@code storageOptions} (see
-   * {@link LanceStorage}); the reader's dataset handles are closed with the plugin.
+   * {@link LanceStorage}); the reader's dataset handles are closed with the plugin. Unconfined (no
+   * {@link DataLocations}): for tests, benchmarks and embedders.
    */
   public static CatalogPlugin catalog(
       Registry registry,
@@ -169,6 +186,6 @@ public final class LanceFormat implements TableFormat<LanceSnapshot> {
       Duration freshness,
       Map<String, String> storageOptions) {
     return LakeCatalog.plugin(
-        registry, freshness, Map.of(TAG, registered(allocator, storageOptions)));
+        registry, freshness, Map.of(TAG, registered(allocator, storageOptions, Optional.empty())));
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.ScanRequest;
@@ -36,6 +37,10 @@ import org.lance.ipc.ScanOptions;
  * concurrent scans (its native calls run under a read lock). Every use first checks that the
  * version's manifest file still exists (one stat), so a removed version fails closed with {@code
  * SNAPSHOT_GONE} exactly like an uncached open. Remote locations are opened per use.
+ *
+ * <p>A reader built with the deployment's {@link DataLocations} checks the dataset location before
+ * every use (schema, retention check, scan), so a registry entry outside them fails with {@code
+ * PERMISSION_DENIED} naming the table and nothing there is opened.
  */
 public final class LanceTableReader
     implements TableReader, SnapshotProbe, SplitSource, AutoCloseable {
@@ -44,20 +49,30 @@ public final class LanceTableReader
 
   private final BufferAllocator allocator;
   private final Map<String, String> storageOptions;
+  private final Optional<DataLocations> locations;
   private final Cache<LanceSnapshot, SharedDataset> open;
 
-  /** A reader of local datasets (no object-store settings). */
+  /**
+   * An unconfined reader of local datasets (no object-store settings, no {@link DataLocations}):
+   * for tests and embedders that own their files. lake's processes build readers through {@link
+   * LanceFormat} with the deployment's data locations.
+   */
   public LanceTableReader(BufferAllocator allocator) {
-    this(allocator, Map.of());
+    this(allocator, Map.of(), Optional.empty());
   }
 
   /**
    * @param storageOptions Lance object-store settings of the deployment (region, endpoint, ...) for
    *     {@code s3://} locations; see {@link LanceStorage}
+   * @param locations where datasets may be read from; empty = unconfined (tests, embedders)
    */
-  public LanceTableReader(BufferAllocator allocator, Map<String, String> storageOptions) {
+  public LanceTableReader(
+      BufferAllocator allocator,
+      Map<String, String> storageOptions,
+      Optional<DataLocations> locations) {
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.storageOptions = Map.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
+    this.locations = requireNonNull(locations, "locations is null");
     this.open =
         Caffeine.newBuilder()
             .maximumSize(MAX_OPEN_DATASETS)
@@ -90,6 +105,7 @@ public final class LanceTableReader
   @Override
   public void checkRetained(TableRef ref, Snapshot snapshot) {
     LanceSnapshot s = ((LanceSnapshot) snapshot).whole();
+    checkLocation(ref, s);
     Optional<Path> versions = versionsDir(s.location());
     if (versions.isPresent()) {
       if (!manifestExists(versions.get(), s.version())) {
@@ -189,6 +205,7 @@ public final class LanceTableReader
   private SharedDataset acquire(TableRef ref, LanceSnapshot split) {
     // splits of one version share the version's open dataset
     LanceSnapshot snapshot = split.whole();
+    checkLocation(ref, snapshot);
     if (versionsDir(snapshot.location()).isEmpty()) {
       return new SharedDataset(open(ref, snapshot, allocator, storageOptions));
     }
@@ -293,6 +310,11 @@ public final class LanceTableReader
     } catch (RuntimeException e) {
       throw LanceErrors.versionGone(ref, snapshot, e);
     }
+  }
+
+  /** Fails before anything opens a dataset outside the deployment's data locations. */
+  private void checkLocation(TableRef ref, LanceSnapshot snapshot) {
+    locations.ifPresent(l -> l.checkRead(ref, snapshot.location()));
   }
 
   private static LakeException gone(TableRef ref, LanceSnapshot snapshot) {

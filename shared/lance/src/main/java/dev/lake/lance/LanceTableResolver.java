@@ -8,13 +8,15 @@ import dev.lake.core.TableResolver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Catalog {@code lake} serving Lance only (tests, benchmarks and embedders that assemble components
  * by hand): a {@link LakeCatalog} whose one format is Lance, so entries of other formats fail
  * closed exactly as in a process without them. A process builds its {@code lake} catalog over every
- * installed format through {@link dev.lake.core.TableFormats#open}.
+ * installed format through {@link dev.lake.core.TableFormats#open}. Unconfined: no {@link
+ * dev.lake.core.DataLocations}.
  */
 public final class LanceTableResolver implements TableResolver {
   private final LakeCatalog catalog;
@@ -34,7 +36,9 @@ public final class LanceTableResolver implements TableResolver {
         new LakeCatalog(
             registry,
             freshness,
-            Map.of(LanceFormat.TAG, new LanceEntryResolver(allocator, storageOptions)));
+            Map.of(
+                LanceFormat.TAG,
+                new LanceEntryResolver(allocator, storageOptions, Optional.empty())));
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
 import org.apache.arrow.memory.BufferAllocator;
@@ -98,7 +99,8 @@ class LanceEntryResolverTest {
               opens.incrementAndGet();
               return 7;
             },
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            Optional.empty());
     // WHEN it is resolved twice
     version(resolver, "s3://bucket/nation.lance");
     // THEN each resolution asked the store
@@ -112,7 +114,7 @@ class LanceEntryResolverTest {
           opens.incrementAndGet();
           return LanceDatasets.latestVersion(location, allocator);
         };
-    return new LanceEntryResolver(counting, clock);
+    return new LanceEntryResolver(counting, clock, Optional.empty());
   }
 
   private String dataset() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lake.core.CatalogPlugin;
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.FormatContext;
 import dev.lake.core.Json;
@@ -50,7 +51,8 @@ class LanceFormatTest {
     TableRef nation = TableRef.parse("lake.tpch.nation");
     LanceFormat.register(registry, nation, dir.resolve("nation.lance").toString());
     try (RootAllocator allocator = new RootAllocator()) {
-      FormatContext context = TestFormatContext.local(registry, allocator, List.of());
+      FormatContext context =
+          TestFormatContext.local(registry, allocator, List.of(DataLocations.of(dir)));
       // WHEN the installed formats open their catalogs, Lance alone
       List<CatalogPlugin> plugins = TableFormats.of(List.of(new LanceFormat())).open(context);
       assertThat(plugins).hasSize(1);
@@ -73,7 +75,7 @@ class LanceFormatTest {
     try (RootAllocator allocator = new RootAllocator()) {
       CatalogPlugin plugin =
           TableFormats.of(List.of(new LanceFormat()))
-              .open(TestFormatContext.local(registry, allocator, List.of()))
+              .open(TestFormatContext.local(registry, allocator, List.of(DataLocations.of(dir))))
               .get(0);
       // THEN the Lance catalog neither lists nor reads it: resolving is UNSUPPORTED
       assertThat(plugin.resolver().listTables()).isEmpty();

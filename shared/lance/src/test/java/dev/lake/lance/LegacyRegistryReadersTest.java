@@ -10,6 +10,7 @@ import dev.lake.core.TableRef;
 import dev.lake.core.testing.TestArrow;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class LegacyRegistryReadersTest {
       LanceDatasets.write(location, TestArrow.reader(allocator, 1, 5), allocator, false);
       Registry.Entry entry =
           new Registry.Entry(REF, "delta", location, Map.of("filter", "x"), "inc-1", 1);
-      LanceEntryResolver lance = new LanceEntryResolver(allocator, Map.of());
+      LanceEntryResolver lance = new LanceEntryResolver(allocator, Map.of(), Optional.empty());
       // WHEN a process built before formats reads what the stores write where it looks
       Registry.Entry asOldProcessesReadIt = legacyReading(entry.legacyLocation());
       // THEN it fails closed instead of serving the dataset as a plain Lance table

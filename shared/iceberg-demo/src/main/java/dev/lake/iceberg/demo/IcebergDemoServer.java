@@ -113,6 +113,11 @@ public final class IcebergDemoServer implements Callable<Integer> {
     System.out.println("Iceberg REST catalog: " + fixture.uri());
     System.out.println("tables: iceberg.demo.nation (2 snapshots), iceberg.demo.region");
     System.out.println(
+        "lake reads them with: --iceberg-rest "
+            + fixture.uri()
+            + " --iceberg-allow demo --data-locations "
+            + warehouse.toAbsolutePath());
+    System.out.println(
         "try: bin/lake local --iceberg-rest " + fixture.uri() + " --iceberg-allow demo");
     System.out.flush();
     // Jetty runs on daemon threads: keep the JVM alive until interrupted.

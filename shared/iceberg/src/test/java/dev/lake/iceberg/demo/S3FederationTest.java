@@ -1,6 +1,7 @@
 package dev.lake.iceberg.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.aws.testing.MotoExtension;
 import dev.lake.core.AdmittedQuery;
@@ -138,6 +139,89 @@ class S3FederationTest {
       assertThat(read(engine, q, set)).isEqualTo(first);
       assertThat(engine.cacheStats().snapshotHits()).isEqualTo(1);
       assertThat(iceberg.directScans()).isEqualTo(scans);
+    }
+  }
+
+  @Test
+  void read_refusesDataFilesInAnotherBucketOrPrefix_identicallyWhetherTheObjectExists()
+      throws Exception {
+    // GIVEN one of demo.nation's Parquet files copied into another bucket and outside the prefix
+    Table nation = fixture.backend().loadTable(TableIdentifier.of("demo", "nation"));
+    org.apache.iceberg.DataFile real =
+        nation.currentSnapshot().addedDataFiles(nation.io()).iterator().next();
+    String key = real.location().substring(("s3://" + BUCKET + "/").length());
+    try (S3Client s3 = s3()) {
+      s3.createBucket(b -> b.bucket("lake-other"));
+      s3.copyObject(
+          b ->
+              b.sourceBucket(BUCKET)
+                  .sourceKey(key)
+                  .destinationBucket("lake-other")
+                  .destinationKey("x.parquet"));
+      s3.copyObject(
+          b ->
+              b.sourceBucket(BUCKET)
+                  .sourceKey(key)
+                  .destinationBucket(BUCKET)
+                  .destinationKey("secret/x.parquet"));
+    }
+    List<String> outside =
+        List.of(
+            "s3://lake-other/x.parquet", // exists, another bucket
+            "s3://lake-other/missing.parquet", // does not exist
+            "s3://" + BUCKET + "/secret/x.parquet", // the same bucket, outside the prefix
+            "s3://" + BUCKET + "/warehouse/../secret/x.parquet"); // `..`
+    List<TableRef> refs = new java.util.ArrayList<>();
+    for (int i = 0; i < outside.size(); i++) {
+      Table t =
+          fixture
+              .backend()
+              .createTable(TableIdentifier.of("demo", "foreign_" + i), DemoTables.NATION);
+      t.newAppend()
+          .appendFile(
+              org.apache.iceberg.DataFiles.builder(org.apache.iceberg.PartitionSpec.unpartitioned())
+                  .withPath(outside.get(i))
+                  .withFileSizeInBytes(real.fileSizeInBytes())
+                  .withRecordCount(real.recordCount())
+                  .withFormat(org.apache.iceberg.FileFormat.PARQUET)
+                  .build())
+          .commit();
+      refs.add(TableRef.parse("iceberg.demo.foreign_" + i));
+    }
+    IcebergConfig config =
+        IcebergConfig.fromFlags(fixture.uri().toString(), null, "demo")
+            .withProperties(s3Properties());
+    Path cache = dir.resolve("confined-files");
+    try (IcebergFederation iceberg =
+        IcebergFederation.connect(
+            config,
+            new IcebergFilesConfig(true, Optional.of(cache), 64L << 20),
+            Optional.of(dev.lake.core.DataLocations.parse("s3://" + BUCKET + "/warehouse/", false)),
+            allocator)) {
+      for (TableRef ref : refs) {
+        // WHEN read THEN refused naming the table, one text whether the object exists
+        IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+        assertThatThrownBy(
+                () ->
+                    Rows.scan(
+                        iceberg.reader(),
+                        ref,
+                        s,
+                        new ScanRequest(List.of(), List.of(), 7, 2),
+                        allocator))
+            .as(ref.toString())
+            .hasMessage(dev.lake.core.DataLocations.outside(ref).getMessage());
+      }
+      // AND nothing was fetched into the cache, and a fresh read of the real table succeeds
+      try (var files = java.nio.file.Files.list(cache)) {
+        assertThat(files).isEmpty();
+      }
+      TableRef ref = TableRef.parse("iceberg.demo.nation");
+      IcebergSnapshot s = (IcebergSnapshot) iceberg.resolver().resolve(ref);
+      assertThat(
+              Rows.scan(
+                  iceberg.reader(), ref, s, new ScanRequest(List.of(), List.of(), 7, 2), allocator))
+          .hasSize(25);
     }
   }
 
