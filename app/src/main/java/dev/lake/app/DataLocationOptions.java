@@ -19,7 +19,8 @@ public final class DataLocationOptions implements FormatOptions {
       description =
           "Comma-separated s3://bucket/prefix/ prefixes (each ending in '/') that table data (Lance"
               + " datasets, Iceberg metadata, manifests, data and delete files) may be read from;"
-              + " absolute local directories only off AWS (local mode adds its data directory)."
+              + " absolute local directories only beside a registry file (local mode adds its data"
+              + " directory)."
               + " Unset: nothing is readable outside local mode.")
   String locations;
 

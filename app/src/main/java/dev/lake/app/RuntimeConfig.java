@@ -21,7 +21,8 @@ import java.util.Optional;
  *     Iceberg REST catalog), handed to every installed table format, which looks up its own types
  *     ({@link dev.lake.core.FormatContext#findSettings}); from the command line through {@link
  *     FormatFlags}; always holds one {@link DataLocations} ({@link DataLocations#NONE}, nothing
- *     readable, when none is given), with local directories only without AWS settings
+ *     readable, when none is given), with local directories only beside a registry file (a DynamoDB
+ *     registry is shared by hosts that do not share local files)
  * @param sandbox where tenant SQL runs: engine child processes ({@code --engine-isolation process},
  *     every command's default) or this JVM (the builder's default, for embedding and tests)
  */
@@ -39,12 +40,13 @@ public record RuntimeConfig(
     requireNonNull(aws, "aws is null");
     requireNonNull(sandbox, "sandbox is null");
     formatSettings = withDataLocations(requireNonNull(formatSettings, "formatSettings is null"));
-    if (aws.isPresent()
+    // a DynamoDB registry is shared by a fleet: a local path would mean another file on each host
+    if (registry.table().isPresent()
         && formatSettings.stream()
             .anyMatch(s -> s instanceof DataLocations l && l.hasLocalRoots())) {
       throw new IllegalArgumentException(
           DataLocations.FLAG
-              + ": local directories are refused off local mode; an AWS deployment reads"
+              + ": local directories are refused with a DynamoDB registry; a fleet reads"
               + " s3://bucket/prefix/ locations only");
     }
     if (registry.table().isPresent() && aws.isEmpty()) {

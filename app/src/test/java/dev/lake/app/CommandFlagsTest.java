@@ -71,9 +71,12 @@ class CommandFlagsTest {
     c.put("--max-query-timeout", Case.of("--max-query-timeout", "PT2H", "PT25H"));
     c.put("--durable-query-timeout", Case.of("--durable-query-timeout", "PT1H", "P8D"));
     c.put(
-        "--iceberg-rest",
+        "--iceberg-rest", // plaintext to a catalog off loopback is refused
         Case.with(
-            List.of("--iceberg-allow", "demo"), "--iceberg-rest", "http://127.0.0.1:1", null));
+            List.of("--iceberg-allow", "demo"),
+            "--iceberg-rest",
+            "http://127.0.0.1:1",
+            "http://catalog.example:8181"));
     c.put(
         "--iceberg-allow",
         Case.with(
@@ -84,6 +87,23 @@ class CommandFlagsTest {
         "--iceberg-file-cache-dir",
         Case.with(ICEBERG, "--iceberg-file-cache-dir", "/tmp/lake-flags-cache", null));
     c.put("--iceberg-file-cache-mb", Case.with(ICEBERG, "--iceberg-file-cache-mb", "64", "-1"));
+    List<String> oauth2 = new ArrayList<>(ICEBERG);
+    oauth2.addAll(List.of("--iceberg-oauth2-credential", "client:secret"));
+    c.put("--iceberg-oauth2-credential", Case.with(ICEBERG, oauth2.get(4), oauth2.get(5), null));
+    c.put(
+        "--iceberg-oauth2-server-uri",
+        Case.with(oauth2, "--iceberg-oauth2-server-uri", "https://idp/token", "http://idp/token"));
+    c.put("--iceberg-oauth2-scope", Case.with(oauth2, "--iceberg-oauth2-scope", "catalog", null));
+    for (String timeout : List.of("--iceberg-connect-timeout", "--iceberg-read-timeout")) {
+      c.put(timeout, Case.with(ICEBERG, timeout, "PT9S", "PT6M"));
+    }
+    c.put("--iceberg-max-retries", Case.with(ICEBERG, "--iceberg-max-retries", "5", "11"));
+    c.put(
+        "--iceberg-cache-max-tables", Case.with(ICEBERG, "--iceberg-cache-max-tables", "99", "0"));
+    c.put("--iceberg-cache-fresh", Case.with(ICEBERG, "--iceberg-cache-fresh", "PT9S", "PT2H"));
+    c.put("--iceberg-cache-stale", Case.with(ICEBERG, "--iceberg-cache-stale", "PT9M", "PT2H"));
+    // where table data may live: an S3 prefix must end in '/'
+    c.put("--data-locations", Case.of("--data-locations", "s3://lake-data/t/", "s3://lake-data/t"));
     // the test-only format of frontdoor's test jar, installed in app's tests
     c.put("--count-offset", Case.of("--count-offset", "5", null));
     // local and worker run durable jobs
@@ -257,6 +277,7 @@ class CommandFlagsTest {
             .as("%s is refused", bad)
             .isInstanceOfAny(
                 IllegalArgumentException.class,
+                IllegalStateException.class, // the transport rule's refusals
                 dev.lake.core.LakeException.class,
                 CommandLine.ParameterException.class);
       }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Any;
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
+import dev.lake.core.DataLocations;
 import dev.lake.core.job.ResultConfig;
 import dev.lake.durable.DurableTier;
 import dev.lake.durable.DurableTierConfig;
@@ -158,6 +159,8 @@ class DurableAwsEndToEndTest {
                 RegistrySource.file(dir.resolve("registry.json")).withFreshness(Duration.ZERO),
                 new KeySource.Kms(),
                 EngineConfig.defaults(dir.resolve(spill)))
+            // the demo tables lie under dir/data on this host (a registry file, not a fleet's)
+            .formatSettings(List.of(DataLocations.of(dir.resolve("data"))))
             .aws(Optional.of(aws.config()))
             .build());
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.DataLocations;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.Grant;
 import dev.lake.core.LakeException;
@@ -51,6 +52,7 @@ class EngineProcessesTest {
                 RegistrySource.file(registryFile),
                 new KeySource.CreatedFile(dir.resolve("keyring.json")),
                 engine)
+            .formatSettings(List.of(DataLocations.of(dir.resolve("data"))))
             .sandbox(SandboxConfig.defaults().withCeilingBytes(640L << 20))
             .build();
     Principal alice = new Principal("acme", "alice", Set.of(Grant.parse("lake.tpch")));
@@ -81,6 +83,65 @@ class EngineProcessesTest {
       assertThat(single(globex, nations, runtime.catalogs().resolveAll(carol, nations), allocator))
           .isEqualTo(25L);
       assertThat(single(acme, count, snapshots, allocator)).isEqualTo(60_175L);
+    }
+  }
+
+  @Test
+  void engineProcess_enforcesTheDataLocationsOfItsSpec_evenWhenTheParentResolved()
+      throws Exception {
+    // GIVEN Lance tables under dir/data, resolved by a parent allowed to read them
+    Path registryFile = dir.resolve("registry.json");
+    try (RootAllocator allocator = new RootAllocator()) {
+      TpchDemo.generate(dir.resolve("data"), 0.01, new FileRegistry(registryFile), allocator);
+    }
+    EngineConfig engine =
+        EngineConfigBuilder.builder(EngineConfig.defaults(dir.resolve("spill")))
+            .memoryLimitBytes(128L << 20)
+            .memoryPools(1)
+            .snapshotCacheBytes(16L << 20)
+            .threads(1)
+            .build();
+    RuntimeConfig.Builder parent =
+        RuntimeConfig.builder(
+                RegistrySource.file(registryFile),
+                new KeySource.CreatedFile(dir.resolve("keyring.json")),
+                engine)
+            .formatSettings(List.of(DataLocations.of(dir.resolve("data"))));
+    // AND an engine process whose spec allows only another directory
+    RuntimeConfig child =
+        RuntimeConfig.builder(
+                RegistrySource.file(registryFile),
+                new KeySource.CreatedFile(dir.resolve("keyring.json")),
+                engine)
+            .formatSettings(List.of(DataLocations.of(dir.resolve("elsewhere"))))
+            .sandbox(SandboxConfig.defaults().withCeilingBytes(512L << 20))
+            .build();
+    Principal alice = new Principal("acme", "alice", Set.of(Grant.parse("lake.tpch")));
+    try (LakeRuntime runtime = LakeRuntime.start(parent.build());
+        QueryEngine sandboxed = EngineProcesses.engine(child);
+        RootAllocator allocator = new RootAllocator()) {
+      DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
+      AdmittedQuery count = admission.admit("SELECT count(*) AS n FROM lake.tpch.region");
+      SnapshotSet snapshots = runtime.catalogs().resolveAll(alice, count);
+      QueryEngine acme = sandboxed.forTenant("acme");
+      // WHEN the child is asked to plan and run a statement over them
+      // THEN it refuses itself, naming the table, never the path
+      String refused =
+          "Table lake.tpch.region refers to data outside this deployment's data locations; lake"
+              + " does not read it (an operator can allow the location with --data-locations"
+              + " (LAKE_DATA_LOCATIONS))";
+      assertThatThrownBy(() -> acme.plan(count, snapshots))
+          .isInstanceOfSatisfying(
+              LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED))
+          .hasMessage(refused);
+      assertThatThrownBy(() -> single(acme, count, snapshots, allocator))
+          .isInstanceOfSatisfying(
+              LakeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED))
+          .hasMessage(refused);
+      // AND another tenant's fresh statement on the same process still answers
+      AdmittedQuery fresh = admission.admit("SELECT 41 + 1 AS n");
+      assertThat(single(sandboxed.forTenant("globex"), fresh, SnapshotSet.empty(), allocator))
+          .isEqualTo(42);
     }
   }
 

@@ -29,8 +29,9 @@ import picocli.CommandLine;
 
 /**
  * Local mode serves what is registered: every lake namespace is granted to the demo principal,
- * {@code --grant} adds others, demo data depends only on the demo tables, and a principals file
- * edited by hand is never overwritten.
+ * {@code --grant} adds others, demo data depends only on the demo tables, a principals file edited
+ * by hand is never overwritten, and tables outside the data directory are read only when {@code
+ * --data-locations} names their directory.
  */
 class LocalGrantsEndToEndTest {
   static final String TOKEN = "local-grants-token";
@@ -77,25 +78,27 @@ class LocalGrantsEndToEndTest {
   void registeredNamespaces_areServed_demoStillGenerated_andEditedPrincipalsKept()
       throws Exception {
     // GIVEN a data directory whose registry already holds lake.bi.events and lake.tpch.extra
-    // (registered before the first start)
+    // (registered before the first start), datasets in a directory beside it
     Path data = dir.resolve("lake");
+    Path own = dir.resolve("own");
     Files.createDirectories(data);
     FileRegistry registry = new FileRegistry(data.resolve("registry.json"));
     try (RootAllocator allocator = new RootAllocator()) {
       Schema schema = new Schema(List.of(Field.nullable("x", new ArrowType.Int(64, true))));
       for (String name : List.of("events", "extra")) {
-        String location = dir.resolve(name + ".lance").toString();
+        String location = own.resolve(name + ".lance").toString();
         LanceDatasets.write(location, new EmptyArrowReader(allocator, schema), allocator, false);
       }
       LanceFormat.register(
-          registry, TableRef.parse("lake.bi.events"), dir.resolve("events.lance").toString());
+          registry, TableRef.parse("lake.bi.events"), own.resolve("events.lance").toString());
       LanceFormat.register(
-          registry, TableRef.parse("lake.tpch.extra"), dir.resolve("extra.lance").toString());
+          registry, TableRef.parse("lake.tpch.extra"), own.resolve("extra.lance").toString());
     }
 
-    // WHEN local mode starts with an extra --grant
-    try (LocalLake lake = start(data, "--grant=iceberg.demo")) {
-      // THEN the demo data was generated anyway, and both namespaces are served
+    // WHEN local mode starts with an extra --grant, and --data-locations naming that directory
+    try (LocalLake lake = start(data, "--grant=iceberg.demo", "--data-locations=" + own)) {
+      // THEN the demo data was generated anyway (under the data directory, which local mode
+      // still allows), and both namespaces are served
       assertThat(out.toString()).contains("Generating TPC-H demo data");
       assertThat(count(lake, "lake.tpch.region")).isEqualTo(5);
       assertThat(count(lake, "lake.bi.events")).isZero();
@@ -109,7 +112,7 @@ class LocalGrantsEndToEndTest {
     assertThat(edited).isNotEqualTo(principals);
     Files.writeString(data.resolve("principals.json"), edited, StandardCharsets.UTF_8);
     out.getBuffer().setLength(0);
-    try (LocalLake lake = start(data)) {
+    try (LocalLake lake = start(data, "--data-locations=" + own)) {
       // THEN the file is served as edited and left unchanged, and the start says so
       assertThat(Files.readString(data.resolve("principals.json"), StandardCharsets.UTF_8))
           .isEqualTo(edited);
@@ -118,6 +121,15 @@ class LocalGrantsEndToEndTest {
       assertThat(count(lake, "lake.tpch.region")).isEqualTo(5);
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> count(lake, "lake.bi.events"))
           .hasMessageContaining("does not exist");
+      assertThat(count(lake, "lake.tpch.extra")).isZero();
+    }
+    // AND without --data-locations the directory beside is not read (local mode allows only its
+    // data directory), naming the table
+    try (LocalLake lake = start(data)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> count(lake, "lake.tpch.extra"))
+          .hasMessageContaining(
+              "Table lake.tpch.extra refers to data outside this deployment's data locations");
+      assertThat(count(lake, "lake.tpch.region")).isEqualTo(5);
     }
   }
 }

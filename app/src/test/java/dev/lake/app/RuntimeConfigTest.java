@@ -29,23 +29,30 @@ class RuntimeConfigTest {
   }
 
   @Test
-  void dataLocations_keepTheGivenOnes_andRefuseLocalDirectoriesOffLocalMode(@TempDir Path dir) {
+  void dataLocations_keepTheGivenOnes_andRefuseLocalDirectoriesWithADynamoDbRegistry(
+      @TempDir Path dir) {
     // GIVEN data locations with a local directory
     DataLocations local = DataLocations.parse(dir.toString(), true);
     RuntimeConfig.Builder oneMachine =
         RuntimeConfig.builder(
                 RegistrySource.file(Path.of("/r.json")), new KeySource.File(Path.of("/k")), ENGINE)
             .formatSettings(List.of(local));
-    // THEN a one-machine process keeps them as given
+    // THEN a one-machine process keeps them as given, also with AWS ports (a registry file)
     assertThat(oneMachine.build().formatSettings()).containsExactly(local);
-    // AND an AWS deployment refuses them at start, naming the flag
     AwsConfig aws =
         new AwsConfig(
             "us-east-1", Optional.empty(), "b", "j", "q", "k", AwsConfig.DEFAULT_CALL_TIMEOUT);
-    assertThatThrownBy(() -> oneMachine.aws(Optional.of(aws)).build())
+    assertThat(oneMachine.aws(Optional.of(aws)).build().formatSettings()).containsExactly(local);
+    // AND a fleet (a DynamoDB registry) refuses them at start, naming the flag
+    assertThatThrownBy(
+            () ->
+                RuntimeConfig.builder(RegistrySource.dynamoDb("t"), new KeySource.Kms(), ENGINE)
+                    .formatSettings(List.of(local))
+                    .aws(Optional.of(aws))
+                    .build())
         .hasMessage(
-            "--data-locations (LAKE_DATA_LOCATIONS): local directories are refused off local mode;"
-                + " an AWS deployment reads s3://bucket/prefix/ locations only");
+            "--data-locations (LAKE_DATA_LOCATIONS): local directories are refused with a"
+                + " DynamoDB registry; a fleet reads s3://bucket/prefix/ locations only");
     DataLocations s3 = DataLocations.parse("s3://lake-data/t/", false);
     assertThat(
             RuntimeConfig.builder(RegistrySource.dynamoDb("t"), new KeySource.Kms(), ENGINE)

@@ -72,7 +72,10 @@ class ServeFlagsTest {
         Case.with(durableAws("--job-queue-url"), "--job-queue-url", "http://127.0.0.1:1/q2", null));
     c.put("--key-ring-prefix", Case.with(durableAws(""), "--key-ring-prefix", "keys-2", null));
     c.put("--result-prefix", Case.of("--result-prefix", "results-2", null));
-    c.put("--metrics-host", Case.of("--metrics-host", "127.0.0.2", null));
+    // the endpoint is anonymous plaintext: loopback only
+    c.put(
+        "--metrics-host",
+        Case.with(List.of("--metrics-port", "9464"), "--metrics-host", "127.0.0.2", "0.0.0.0"));
     c.put("--metrics-port", Case.of("--metrics-port", "9464", "70000"));
     return c;
   }

@@ -19,12 +19,12 @@ import java.util.regex.Pattern;
 
 /**
  * Where this deployment's table data may live (the seed's "source bucket and prefix allowlists
- * owned by deployment configuration"): {@code s3://bucket/prefix/} prefixes and, in local mode
- * only, local directories. One settings record for every format ({@code --data-locations} ⇔ {@code
- * LAKE_DATA_LOCATIONS}), found in {@link FormatContext#findSettings}. Registration checks a table's
- * location ({@link #checkRegistration}); the format readers check every location a read touches
- * before anything opens, stats or links it ({@link #checkRead}), so the rule travels with the
- * readers into whatever process runs them.
+ * owned by deployment configuration"): {@code s3://bucket/prefix/} prefixes and, on one host (a
+ * registry file, not a fleet's shared registry), local directories. One settings record for every
+ * format ({@code --data-locations} ⇔ {@code LAKE_DATA_LOCATIONS}), found in {@link
+ * FormatContext#findSettings}. Registration checks a table's location ({@link #checkRegistration});
+ * the format readers check every location a read touches before anything opens, stats or links it
+ * ({@link #checkRead}), so the rule travels with the readers into whatever process runs them.
  *
  * <p>A location is allowed when it lies lexically under an allowed prefix after a strict parse that
  * refuses rather than normalizes: no {@code .} or {@code ..} segment, no empty segment in an S3
@@ -69,8 +69,8 @@ public record DataLocations(List<String> s3Prefixes, List<String> localRoots) {
 
   /**
    * Parses a comma-separated list of {@code s3://bucket/prefix/} prefixes (each ending in {@code
-   * /}; {@code s3://bucket/} allows the whole bucket) and, when {@code localPathsAllowed} (local
-   * mode), existing local directories ({@code /abs/dir} or {@code file:/abs/dir}).
+   * /}; {@code s3://bucket/} allows the whole bucket) and, when {@code localPathsAllowed} (one
+   * host), existing local directories ({@code /abs/dir} or {@code file:/abs/dir}).
    *
    * @throws IllegalArgumentException naming the flag and the bad entry
    */
@@ -100,7 +100,7 @@ public record DataLocations(List<String> s3Prefixes, List<String> localRoots) {
             entry,
             localPathsAllowed
                 ? "is neither an s3://bucket/prefix/ nor an absolute local directory"
-                : "is not an s3://bucket/prefix/ (local directories are accepted in local mode"
+                : "is not an s3://bucket/prefix/ (local directories are accepted on one host"
                     + " only)");
       }
     }
@@ -129,7 +129,7 @@ public record DataLocations(List<String> s3Prefixes, List<String> localRoots) {
     return new DataLocations(s3Prefixes, List.copyOf(roots));
   }
 
-  /** Whether any allowed location is a local directory (refused off local mode). */
+  /** Whether any allowed location is a local directory (refused with a DynamoDB registry). */
   public boolean hasLocalRoots() {
     return !localRoots.isEmpty();
   }

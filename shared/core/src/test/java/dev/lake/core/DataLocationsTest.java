@@ -35,7 +35,7 @@ class DataLocationsTest {
         .hasMessage(
             DataLocations.FLAG
                 + " entry '/srv/data' is not an s3://bucket/prefix/ (local directories are"
-                + " accepted in local mode only)");
+                + " accepted on one host only)");
     assertThatThrownBy(() -> DataLocations.parse("gs://x/", true))
         .hasMessageEndingWith("is neither an s3://bucket/prefix/ nor an absolute local directory");
     assertThatThrownBy(() -> DataLocations.parse(" , ", false))
