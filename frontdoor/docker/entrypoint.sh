@@ -1,7 +1,8 @@
 #!/bin/sh
 # Entry point of the front-door image: `lake serve`, configured by LAKE_* environment variables
-# (flag --foo-bar <=> LAKE_FOO_BAR). ECS injects the principals JSON from Secrets Manager as
-# LAKE_PRINCIPALS_JSON; it is written to a file only this user can read and removed from the
+# (flag --foo-bar <=> LAKE_FOO_BAR). The CDK stack names the principals secret in
+# LAKE_PRINCIPALS_SECRET (serve reads and polls it). A deployment may instead inject the principals
+# JSON as LAKE_PRINCIPALS_JSON; it is written to a file only this user can read and removed from the
 # environment before the JVM starts, so it never shows in the process environment.
 set -eu
 if [ -n "${LAKE_PRINCIPALS_JSON:-}" ]; then

@@ -60,7 +60,7 @@ public final class IdentityOptions {
   @Option(
       names = "--principals-reload-interval",
       description =
-          "How often the principals file is checked for a change (ISO-8601, default"
+          "How often the principals file or secret is checked for a new version (ISO-8601, default"
               + " ${DEFAULT-VALUE}, PT1S - PT1H).")
   Duration principalsReloadInterval = IdentityConfig.DEFAULT_PRINCIPALS_RELOAD_INTERVAL;
 

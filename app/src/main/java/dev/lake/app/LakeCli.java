@@ -200,12 +200,7 @@ public final class LakeCli implements Runnable {
     @Option(names = "--port", defaultValue = "31337", description = "Port (0 = any free port).")
     int port;
 
-    @Option(
-        names = "--principals-file",
-        description =
-            "Principals JSON file of hashed static tokens (required unless --jwt-jwks-url); read"
-                + " again when it changes.")
-    Path principals;
+    @CommandLine.Mixin PrincipalsOptions principals;
 
     @CommandLine.Mixin public IdentityOptions identity;
 
@@ -248,7 +243,7 @@ public final class LakeCli implements Runnable {
         FlightExecutorConfig flightExecutor,
         AdmissionConfig admission,
         IdentityConfig identity,
-        Optional<Path> principals,
+        PrincipalsOptions.Source principals,
         RuntimeConfig runtime,
         DurableTierConfig tier,
         boolean durableAws,
@@ -264,10 +259,8 @@ public final class LakeCli implements Runnable {
               .withTrustedTlsProxy(trustedTlsProxy);
       TransportPolicy.check(config);
       IdentityConfig identityConfig = identity.config();
-      if (principals == null && identityConfig.jwt().isEmpty()) {
-        throw new IllegalArgumentException(
-            "--principals-file (LAKE_PRINCIPALS_FILE) is required unless --jwt-jwks-url is set");
-      }
+      PrincipalsOptions.Source principalsSource =
+          principals.source(identityConfig, aws.clientsOnly());
       RegistrySource registrySource = registry.source();
       Optional<AwsConfig> awsConfig;
       KeySource keys;
@@ -297,7 +290,7 @@ public final class LakeCli implements Runnable {
           limits.flightExecutor(),
           limits.admission(),
           identityConfig,
-          Optional.ofNullable(principals),
+          principalsSource,
           runtimeConfig,
           durable.config(worker.config(), aws.resultLayout()),
           durable.aws(),
@@ -308,8 +301,10 @@ public final class LakeCli implements Runnable {
     public Integer call() throws Exception {
       Settings settings = settings();
       FrontDoorConfig config = settings.frontDoor();
+      List<AutoCloseable> owned = new ArrayList<>(); // the principals secret's poller
       Authenticator loaded =
-          settings.identity().authenticator(settings.principals(), Clock.systemUTC());
+          PrincipalsOptions.authenticator(
+              settings.principals(), settings.identity(), Clock.systemUTC(), owned);
       RuntimeConfig runtimeConfig = settings.runtime();
       DurableTierConfig tierConfig = settings.tier();
       Clock clock = Clock.systemUTC();
@@ -337,6 +332,7 @@ public final class LakeCli implements Runnable {
                 new CallObserver(AuditLog.stdout(), meters),
                 settings.flightExecutor());
       } catch (RuntimeException e) {
+        owned.forEach(LakeCli::closeQuietly);
         metricsEndpoint.ifPresent(LakeCli::closeQuietly);
         tier.ifPresent(DurableTier::close);
         components.close();
@@ -363,6 +359,7 @@ public final class LakeCli implements Runnable {
                 components.close();
               } finally {
                 endpoint.ifPresent(LakeCli::closeQuietly);
+                owned.forEach(LakeCli::closeQuietly);
               }
             }
           });

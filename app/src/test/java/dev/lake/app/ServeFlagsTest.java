@@ -49,6 +49,7 @@ class ServeFlagsTest {
     c.put("--port", Case.of("--port", "40001", "70000"));
     c.put("--host", Case.of("--host", "127.0.0.2", null));
     c.put("--principals-file", Case.of("--principals-file", "/tmp/lake-flags-other.json", null));
+    c.put("--principals-secret", Case.of("--principals-secret", "lake-principals", " "));
     c.put("--key-ring", Case.of("--key-ring", "/tmp/lake-flags-other-keys.json", null));
     c.put(
         "--tls-cert",
@@ -86,7 +87,8 @@ class ServeFlagsTest {
     for (int i = 0; i < BASE.size(); i += 2) {
       boolean named =
           args.contains(BASE.get(i))
-              || (BASE.get(i).equals("--registry") && args.contains("--registry-table"));
+              || (BASE.get(i).equals("--registry") && args.contains("--registry-table"))
+              || (BASE.get(i).equals("--principals-file") && args.contains("--principals-secret"));
       if (!named) {
         all.addAll(BASE.subList(i, i + 2));
       }

@@ -84,7 +84,8 @@ class JwtAuthenticatorTest {
     assertThatThrownBy(() -> noStatic.resolvePrincipal("plain")).hasMessage("Unknown bearer token");
     assertThatThrownBy(() -> new BearerAuthenticator(Optional.empty(), Optional.empty()))
         .hasMessage(
-            "configure --principals-file, --jwt-jwks-url, or both: lake admits nobody otherwise");
+            "configure --principals-file or --principals-secret, --jwt-jwks-url, or both: lake"
+                + " admits nobody otherwise");
   }
 
   @Test

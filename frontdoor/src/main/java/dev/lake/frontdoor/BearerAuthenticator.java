@@ -21,7 +21,8 @@ final class BearerAuthenticator implements Authenticator {
     this.jwt = requireNonNull(jwt, "jwt is null");
     if (statics.isEmpty() && jwt.isEmpty()) {
       throw new IllegalArgumentException(
-          "configure --principals-file, --jwt-jwks-url, or both: lake admits nobody otherwise");
+          "configure --principals-file or --principals-secret, --jwt-jwks-url, or both: lake"
+              + " admits nobody otherwise");
     }
   }
 

@@ -42,8 +42,16 @@ public record IdentityConfig(Optional<JwtConfig> jwt, Duration principalsReloadI
    * JWTs checked against the provider (if configured). Neither configured is an error.
    */
   public Authenticator authenticator(Optional<Path> principalsFile, Clock clock) {
-    Optional<Authenticator> statics =
-        principalsFile.map(f -> new ReloadingPrincipals(f, principalsReloadInterval, clock));
-    return new BearerAuthenticator(statics, jwt.map(JwtAuthenticator::new));
+    return authenticator(
+        principalsFile.map(f -> new ReloadingPrincipals(f, principalsReloadInterval, clock)));
+  }
+
+  /**
+   * The authenticator with {@code statics} for static tokens (e.g. {@link PolledPrincipals} of a
+   * secret) and JWTs checked against the provider (if configured). Neither is an error.
+   */
+  public Authenticator authenticator(Optional<? extends Authenticator> statics) {
+    return new BearerAuthenticator(
+        statics.map(Authenticator.class::cast), jwt.map(JwtAuthenticator::new));
   }
 }

@@ -138,17 +138,42 @@ public final class Principals implements Authenticator {
   /** Loads and validates a principals file whose expiry is judged by {@code clock}. */
   public static Principals load(Path file, Clock clock) {
     requireNonNull(file, "file is null");
-    JsonNode root;
+    byte[] json;
     try {
-      root = Json.mapper().readTree(file.toFile());
+      json = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read principals file " + file, e);
     }
+    return parse("principals file " + file, json, clock);
+  }
+
+  /**
+   * Parses and validates principals JSON from the source {@code name} (e.g. {@code principals file
+   * /x}, which starts every error message, with the line of a bad value where one is found).
+   */
+  public static Principals parse(String name, byte[] json, Clock clock) {
+    requireNonNull(name, "name is null");
+    requireNonNull(json, "json is null");
+    JsonNode root;
+    try {
+      root = Json.mapper().readTree(json);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      // where, not what: the text near the error is never echoed
+      var at = e.getLocation();
+      throw new IllegalArgumentException(
+          name
+              + " is not valid JSON"
+              + (at == null
+                  ? ""
+                  : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(name + " is not valid JSON");
+    }
     JsonNode list = root == null ? null : root.get("principals");
     if (list == null || !list.isArray()) {
-      throw new IllegalArgumentException(
-          "principals file " + file + " must hold {\"principals\":[...]}");
+      throw new IllegalArgumentException(name + " must hold {\"principals\":[...]}");
     }
+    String text = new String(json, StandardCharsets.UTF_8);
     List<PrincipalEntry> entries = new ArrayList<>();
     for (JsonNode n : list) {
       List<String> grants = new ArrayList<>();
@@ -157,7 +182,7 @@ public final class Principals implements Authenticator {
           grants.add(Grant.parse(g.asText()).toString());
         } catch (LakeException e) {
           throw new IllegalArgumentException(
-              "principals file " + file + lineOf(file, g.asText()) + ": " + e.getMessage(), e);
+              name + lineOf(text, g.asText()) + ": " + e.getMessage(), e);
         }
       }
       entries.add(
@@ -166,13 +191,13 @@ public final class Principals implements Authenticator {
               n.path("tenant").asText(),
               n.path("id").asText(),
               grants,
-              expires(file, n)));
+              expires(name, text, n)));
     }
     return new Principals(entries, clock);
   }
 
   /** The entry's {@code expires} (ISO-8601 instant), empty when absent. */
-  private static Optional<Instant> expires(Path file, JsonNode entry) {
+  private static Optional<Instant> expires(String name, String text, JsonNode entry) {
     JsonNode n = entry.get("expires");
     if (n == null || n.isNull()) {
       return Optional.empty();
@@ -181,9 +206,8 @@ public final class Principals implements Authenticator {
       return Optional.of(Instant.parse(n.asText()));
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
-          "principals file "
-              + file
-              + lineOf(file, n.asText())
+          name
+              + lineOf(text, n.asText())
               + ": expires must be an ISO-8601 instant such as 2027-01-31T00:00:00Z, not '"
               + n.asText()
               + "'",
@@ -191,18 +215,14 @@ public final class Principals implements Authenticator {
     }
   }
 
-  /** {@code " line N"} of the first line holding {@code "text"}, or empty if none does. */
-  private static String lineOf(Path file, String text) {
+  /** {@code " line N"} of the first line of {@code json} holding {@code "text"}, or empty. */
+  private static String lineOf(String json, String text) {
     String quoted = quote(text);
-    try {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).contains(quoted)) {
-          return " line " + (i + 1);
-        }
+    List<String> lines = json.lines().toList();
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(quoted)) {
+        return " line " + (i + 1);
       }
-    } catch (IOException e) {
-      // the file was readable a moment ago; the message simply names no line
     }
     return "";
   }

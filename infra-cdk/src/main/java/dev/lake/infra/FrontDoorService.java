@@ -53,9 +53,10 @@ import software.constructs.Construct;
  * serves TLS with the certificate and key of the {@code TaskTlsSecretArn} secret. The load balancer
  * encrypts that hop but does not verify the task's certificate (NLB TLS target groups never do);
  * only the VPC's range may reach the task port. The Prometheus endpoint stays on the task's
- * loopback (anonymous plaintext; operator metrics are the CloudWatch ones). The principals file,
- * the task's TLS key and an Iceberg OAuth2 credential reach the container as ECS secrets read by
- * the task's execution role, never the task role.
+ * loopback (anonymous plaintext; operator metrics are the CloudWatch ones). The task's TLS key and
+ * an Iceberg OAuth2 credential reach the container as ECS secrets read by the task's execution
+ * role; the principals secret alone is read by the task role, because {@code serve} polls its
+ * version ({@code --principals-secret}) so a rotated token needs no redeploy.
  */
 final class FrontDoorService extends Construct {
   static final String CONTAINER = "frontdoor";
@@ -110,8 +111,9 @@ final class FrontDoorService extends Construct {
     // loopback only (the endpoint is anonymous): a collector sidecar in the task may scrape it
     environment.put(LakeEnv.METRICS_HOST, "127.0.0.1");
     environment.put(LakeEnv.METRICS_PORT, Integer.toString(settings.metricsPort()));
+    // the task reads the principals secret itself and polls its version: rotation needs no deploy
+    environment.put(LakeEnv.PRINCIPALS_SECRET, data.principals.getSecretArn());
     Map<String, Secret> secrets = new java.util.TreeMap<>();
-    secrets.put(LakeEnv.PRINCIPALS_JSON, Secret.fromSecretsManager(data.principals));
     secrets.put(LakeEnv.TLS_CERT_PEM, Secret.fromSecretsManager(taskTls, "cert"));
     secrets.put(LakeEnv.TLS_KEY_PEM, Secret.fromSecretsManager(taskTls, "key"));
     icebergOAuth2.ifPresent(
@@ -129,6 +131,7 @@ final class FrontDoorService extends Construct {
                 List.of(PortMapping.builder().containerPort(settings.frontDoorPort()).build()))
             .stopTimeout(Duration.seconds(60))
             .build());
+    data.principals.grantRead(task.getTaskRole());
     SecurityGroup group =
         SecurityGroup.Builder.create(this, "Tasks")
             .vpc(vpc)
@@ -219,8 +222,9 @@ final class FrontDoorService extends Construct {
             NagPackSuppression.builder()
                 .id("AwsSolutions-ECS2")
                 .reason(
-                    "The environment holds only resource names and settings (LAKE_*); the one"
-                        + " secret, the principals file, is injected from Secrets Manager.")
+                    "The environment holds only resource names and settings (LAKE_*, the"
+                        + " principals secret's ARN); the task TLS key and an Iceberg credential"
+                        + " are injected from Secrets Manager.")
                 .build()),
         true);
   }

@@ -67,11 +67,10 @@ final class LakeEnv {
   static final String METRICS_PORT = "LAKE_METRICS_PORT";
 
   /**
-   * The principals JSON injected by ECS from Secrets Manager; the image's entrypoint writes it to a
-   * private file, points {@code LAKE_PRINCIPALS_FILE} at it and removes this variable before the
-   * JVM starts.
+   * The principals secret's ARN: {@code serve} reads the secret itself and polls its version, so a
+   * new version (a rotated token) takes effect without a redeploy.
    */
-  static final String PRINCIPALS_JSON = "LAKE_PRINCIPALS_JSON";
+  static final String PRINCIPALS_SECRET = "LAKE_PRINCIPALS_SECRET";
 
   // the worker (Lambda)
   static final String WORKER_MAX_EXECUTION_SECONDS = "LAKE_WORKER_MAX_EXECUTION_SECONDS";

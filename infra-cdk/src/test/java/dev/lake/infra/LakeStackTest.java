@@ -89,7 +89,7 @@ class LakeStackTest {
   }
 
   @Test
-  void frontDoorContainer_getsResourceNamesAsLakeVariablesAndPrincipalsAsSecret() {
+  void frontDoorContainer_getsResourceNamesAsLakeVariables_andReadsThePrincipalsSecretItself() {
     template.hasResourceProperties(
         "AWS::ECS::TaskDefinition",
         Map.of(
@@ -112,18 +112,40 @@ class LakeStackTest {
                                 Match.objectLike(Map.of("Name", "LAKE_JOB_TABLE")),
                                 Match.objectLike(Map.of("Name", "LAKE_KMS_KEY_ID")),
                                 env("LAKE_PORT", "31337"),
-                                Match.objectLike(Map.of("Name", "LAKE_REGISTRY_TABLE")),
-                                Match.objectLike(Map.of("Name", "LAKE_RESULT_BUCKET")))),
-                        "Secrets",
-                        Match.arrayWith(
-                            List.of(
+                                // serve polls the secret's version itself (rotation, no deploy)
                                 Map.of(
                                     "Name",
-                                    "LAKE_PRINCIPALS_JSON",
-                                    "ValueFrom",
+                                    "LAKE_PRINCIPALS_SECRET",
+                                    "Value",
+                                    Map.of("Ref", logicalId(synthesized.stack.data.principals))),
+                                Match.objectLike(Map.of("Name", "LAKE_REGISTRY_TABLE")),
+                                Match.objectLike(Map.of("Name", "LAKE_RESULT_BUCKET")))))))));
+    assertThat(template.findResources("AWS::ECS::TaskDefinition").toString())
+        .doesNotContain("LAKE_PRINCIPALS_JSON");
+    // AND the task role (not only the execution role) may read that secret
+    template.hasResourceProperties(
+        "AWS::IAM::Policy",
+        Match.objectLike(
+            Map.of(
+                "PolicyDocument",
+                Match.objectLike(
+                    Map.of(
+                        "Statement",
+                        Match.arrayWith(
+                            List.of(
+                                Match.objectLike(
                                     Map.of(
-                                        "Ref",
-                                        logicalId(synthesized.stack.data.principals))))))))));
+                                        "Action",
+                                        List.of(
+                                            "secretsmanager:GetSecretValue",
+                                            "secretsmanager:DescribeSecret"),
+                                        "Resource",
+                                        Map.of(
+                                            "Ref",
+                                            logicalId(synthesized.stack.data.principals)))))))),
+                "Roles",
+                List.of(
+                    Map.of("Ref", logicalId(synthesized.stack.frontDoor.task.getTaskRole()))))));
   }
 
   @Test

@@ -86,7 +86,8 @@ public final class AwsClients implements AutoCloseable {
     this.kms = kmsb.build();
   }
 
-  private static AwsCredentialsProvider credentials(Optional<URI> endpoint) {
+  /** The emulator key with an emulator and no configured credentials, else the default chain. */
+  static AwsCredentialsProvider credentials(Optional<URI> endpoint) {
     if (usesEmulatorCredentials(endpoint)) {
       return StaticCredentialsProvider.create(
           AwsBasicCredentials.create(EMULATOR_KEY, EMULATOR_KEY));
