@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.aws.testing.AwsTestKit;
 import dev.lake.aws.testing.MotoExtension;
+import dev.lake.core.DataLocations;
 import dev.lake.durable.DurableTier;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.EngineConfigBuilder;
@@ -70,6 +71,7 @@ class EngineChildKillAwsTest {
                     RegistrySource.file(dir.resolve("registry.json")).withFreshness(Duration.ZERO),
                     new KeySource.Kms(),
                     engine)
+                .formatSettings(List.of(DataLocations.of(dir.resolve("data"))))
                 .aws(Optional.of(aws.config()))
                 .sandbox(SandboxConfig.defaults().withCeilingBytes(640L << 20))
                 .build());

@@ -1,5 +1,6 @@
 package dev.lake.app;
 
+import dev.lake.core.DataLocations;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.EngineConfigBuilder;
@@ -41,6 +42,7 @@ final class SandboxFixture {
                 RegistrySource.file(tpch(dir)),
                 new KeySource.CreatedFile(dir.resolve("keyring.json")),
                 engine)
+            .formatSettings(java.util.List.of(DataLocations.of(dir.resolve("data"))))
             .sandbox(sandbox)
             .build());
   }

@@ -3,6 +3,7 @@ package dev.lake.app;
 import static dev.lake.frontdoor.TestLake.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.core.DataLocations;
 import dev.lake.core.local.FileRegistry;
 import dev.lake.engine.EngineConfig;
 import dev.lake.engine.EngineConfigBuilder;
@@ -97,6 +98,7 @@ class SandboxHostileTest {
                     RegistrySource.file(registry),
                     new KeySource.CreatedFile(dir.resolve("keyring.json")),
                     engine)
+                .formatSettings(java.util.List.of(DataLocations.of(dir.resolve("data"))))
                 .sandbox(
                     new SandboxConfig(
                         SandboxConfig.Isolation.PROCESS,

@@ -1,6 +1,7 @@
 package dev.lake.app;
 
 import dev.lake.core.AdmittedQuery;
+import dev.lake.core.DataLocations;
 import dev.lake.core.Grant;
 import dev.lake.core.Principal;
 import dev.lake.core.QueryEngine;
@@ -111,6 +112,7 @@ public final class SandboxPriceBenchmark {
                 RegistrySource.file(registry),
                 new KeySource.CreatedFile(dir.resolve("keyring.json")),
                 engine)
+            .formatSettings(java.util.List.of(DataLocations.of(dir.resolve("data"))))
             .sandbox(s)
             .build());
   }
