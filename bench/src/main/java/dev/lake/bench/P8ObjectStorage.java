@@ -106,7 +106,8 @@ final class P8ObjectStorage implements Metric {
       Principal principal = Principal.of("bench", "bench", Set.of("lake.tpch"));
       try (DuckDbQueryEngine engine =
               new DuckDbQueryEngine(
-                  engineConfig, List.of(new LanceTableReader(allocator, options)));
+                  engineConfig,
+                  List.of(new LanceTableReader(allocator, options, Optional.empty())));
           DuckDbSqlAdmission admission = new DuckDbSqlAdmission();
           Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
         Catalogs catalogs =
