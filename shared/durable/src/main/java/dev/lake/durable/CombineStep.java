@@ -2,6 +2,7 @@ package dev.lake.durable;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.lake.core.EmptyArrowReader;
 import dev.lake.core.ErrorCode;
 import dev.lake.core.LakeException;
 import dev.lake.core.job.ParquetCodec;
@@ -60,7 +61,7 @@ final class CombineStep {
     try {
       // an input of no rows first, so that a combine over children without parts still has its
       // columns (an aggregate over no rows is one row; a grouped one is none)
-      inputs.add(new EmptyReader(partials.get(0).schema()));
+      inputs.add(new EmptyArrowReader(p.allocator, partials.get(0).schema()));
       for (ResultManifest m : partials) {
         for (PartRef part : m.parts()) {
           inputs.add(parts.open(part.key(), part.bytes(), p.allocator));
@@ -110,34 +111,6 @@ final class CombineStep {
       c.close();
     } catch (Exception e) {
       // releasing after a failure; the failure is what matters
-    }
-  }
-
-  /** A stream of {@code schema} without batches. */
-  private final class EmptyReader extends ArrowReader {
-    private final Schema schema;
-
-    EmptyReader(Schema schema) {
-      super(p.allocator);
-      this.schema = schema;
-    }
-
-    @Override
-    public boolean loadNextBatch() {
-      return false;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return schema;
     }
   }
 }
